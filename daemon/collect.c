@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The collection driver. Per hierarchy it walks every cgroup and runs each
+ * controller whose reader applies: on v1 the controllers bound to that
+ * hierarchy, on the unified hierarchy every v2 reader (files of controllers
+ * not enabled for a cgroup are simply absent).
+ *
+ * A cgroup that disappears while being read is dropped and counted, never
+ * reported as an error: removal races are normal on a busy host. Since a
+ * missing file looks the same as a removed cgroup, a failed or empty read
+ * is confirmed by checking that cgroup.procs, which every cgroup has on v1
+ * and v2, is still there.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect.h"
+#include "controllers/controller.h"
+#include "devname.h"
+#include "fileio.h"
+#include "layout.h"
+#include "util.h"
+#include "walk.h"
+
+/* How many cgroups one walk step visits before yielding. */
+#define WALK_BUDGET 256
+
+struct collect_run {
+	const struct collect_options *opts;
+	const struct hierarchy *h;
+	unsigned h_index;
+	struct snapshot *snap;
+	struct devnames devnames;
+	long clock_ticks;
+};
+
+static bool controller_applies(const struct controller *c, const struct hierarchy *h)
+{
+	if (h->unified)
+		return c->read_v2 != NULL;
+	return c->read_v1 && (c->v1_mask & h->controllers);
+}
+
+static bool cgroup_gone(int dirfd)
+{
+	return faccessat(dirfd, "cgroup.procs", F_OK, 0) < 0 && errno_is_vanished(-errno);
+}
+
+static int visit_cgroup(void *userdata, const struct walk_entry *e)
+{
+	struct collect_run *run = userdata;
+	struct cgroup_record rec = {.hierarchy = run->h_index};
+	struct reader_ctx ctx = {
+	    .dirfd = e->fd,
+	    .rec = &rec,
+	    .devnames = &run->devnames,
+	    .per_cpu = run->opts->per_cpu,
+	    .clock_ticks = run->clock_ticks,
+	};
+	bool vanished = false;
+	int r;
+
+	rec.path = strdup(e->path);
+	if (!rec.path)
+		return -ENOMEM;
+	r = record_add(&rec, e->serial ? METRIC_INFO_SERIAL : METRIC_INFO_INO, run->h->name, e->id);
+	if (r < 0)
+		goto out;
+
+	for (size_t i = 0; i < n_controllers && !vanished; i++) {
+		const struct controller *c = controllers[i];
+
+		if (!controller_applies(c, run->h))
+			continue;
+		r = run->h->unified ? c->read_v2(&ctx) : c->read_v1(&ctx);
+		if (r == -ENOMEM)
+			goto out;
+		if (errno_is_vanished(r))
+			vanished = true;
+		else if (r < 0)
+			run->snap->collectors[i].errors++;
+	}
+	if (vanished || cgroup_gone(e->fd)) {
+		run->snap->vanished++;
+		r = 0;
+		goto out;
+	}
+	run->snap->hierarchies[run->h_index].cgroups++;
+	r = snapshot_take_record(run->snap, &rec);
+out:
+	record_done(&rec);
+	return r;
+}
+
+static int collect_hierarchy(struct collect_run *run)
+{
+	struct walk *w = NULL;
+	int fd, r;
+
+	fd = open(run->h->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = walk_new(fd, &w);
+	if (r < 0)
+		return r;
+	do
+		r = walk_step(w, WALK_BUDGET, visit_cgroup, run);
+	while (r > 0);
+	run->snap->vanished += walk_vanished(w);
+	if (r >= 0 && walk_errors(w) > 0)
+		r = -EIO;
+	walk_free(w);
+	return r;
+}
+
+static int read_layout(const struct collect_options *o, struct layout *ret)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	int r;
+
+	r = read_file_at(AT_FDCWD, o->mountinfo, &buf, &len);
+	if (r < 0)
+		return r;
+	return layout_parse_mountinfo(buf, len, o->root, ret);
+}
+
+static int snapshot_init(struct snapshot *s, const struct layout *l)
+{
+	*s = (struct snapshot){0};
+	/* one status per controller, plus the walk itself last */
+	s->n_collectors = n_controllers + 1;
+	s->collectors = calloc(s->n_collectors, sizeof(*s->collectors));
+	s->n_hierarchies = l->n;
+	s->hierarchies = calloc(l->n ? l->n : 1, sizeof(*s->hierarchies));
+	if (!s->collectors || !s->hierarchies)
+		return -ENOMEM;
+	for (size_t i = 0; i < n_controllers; i++)
+		s->collectors[i].name = controllers[i]->name;
+	s->collectors[n_controllers].name = "walk";
+	for (size_t i = 0; i < l->n; i++)
+		strcpy(s->hierarchies[i].name, l->hierarchies[i].name);
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
+{
+	struct collect_run run = {
+	    .opts = o,
+	    .devnames = {.dirfd = -1},
+	    .clock_ticks = sysconf(_SC_CLK_TCK),
+	};
+	struct layout l = {0};
+	struct snapshot s = {0};
+	uint64_t start = now_ns();
+	int r;
+
+	r = read_layout(o, &l);
+	if (r < 0)
+		return r;
+	r = snapshot_init(&s, &l);
+	if (r >= 0)
+		r = devnames_init(&run.devnames, o->root);
+	run.snap = &s;
+	for (size_t i = 0; r >= 0 && i < l.n; i++) {
+		run.h = &l.hierarchies[i];
+		run.h_index = (unsigned)i;
+		r = collect_hierarchy(&run);
+		/* a hierarchy that cannot be walked fails the walk collector, not the scrape */
+		if (r < 0 && r != -ENOMEM) {
+			s.collectors[n_controllers].errors++;
+			r = 0;
+		}
+	}
+	if (r >= 0)
+		r = snapshot_finalize(&s);
+	devnames_done(&run.devnames);
+	layout_done(&l);
+	if (r < 0) {
+		snapshot_free(&s);
+		return r;
+	}
+	s.duration_ns = now_ns() - start;
+	*ret = s;
+	return 0;
+}

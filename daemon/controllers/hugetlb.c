@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hugetlb controller (mm/hugetlb_cgroup.c): one set of files per huge page
+ * size, named "hugetlb.<size>.<file>" with the kernel's size spelling
+ * ("2MB", "1GB"), which becomes the pagesize label. The sizes are taken
+ * from the cgroup's own directory, so whatever the kernel offers is
+ * collected without configuration. v2 has no max_usage (no peak).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "controller.h"
+#include "fileio.h"
+#include "layout.h"
+#include "parse.h"
+#include "util.h"
+
+/* Room for the largest size names the kernel prints ("16GB", "512MB", "64KB"). */
+#define PAGESIZE_MAX 16
+
+static const struct file_metric hugetlb_v1_files[] = {
+    {"usage_in_bytes", METRIC_HUGETLB_USAGE, VALUE_COUNT, 0},
+    {"max_usage_in_bytes", METRIC_HUGETLB_MAX_USAGE, VALUE_COUNT, 0},
+    {"limit_in_bytes", METRIC_HUGETLB_LIMIT, VALUE_LIMIT, 0},
+    {"failcnt", METRIC_HUGETLB_LIMIT_FAILURES, VALUE_COUNT, 0},
+};
+
+static const struct file_metric hugetlb_v2_files[] = {
+    {"current", METRIC_HUGETLB_USAGE, VALUE_COUNT, 0},
+    {"max", METRIC_HUGETLB_LIMIT, VALUE_LIMIT, 0},
+};
+
+/*
+ * "hugetlb.2MB.usage_in_bytes" with probe "usage_in_bytes" yields "2MB".
+ * The rsvd.* files have a longer middle part and are not matched.
+ */
+static bool pagesize_of(const char *file, const char *probe, char size[PAGESIZE_MAX])
+{
+	size_t n = strlen(file), p = strlen(probe);
+	const char *start = file + strlen("hugetlb."), *dot;
+
+	if (strncmp(file, "hugetlb.", strlen("hugetlb.")) != 0 || n <= strlen("hugetlb.") + p + 1)
+		return false;
+	dot = file + n - p - 1;
+	if (*dot != '.' || strcmp(dot + 1, probe) != 0 || (size_t)(dot - start) >= PAGESIZE_MAX ||
+	    memchr(start, '.', (size_t)(dot - start)))
+		return false;
+	memcpy(size, start, (size_t)(dot - start));
+	size[dot - start] = '\0';
+	return true;
+}
+
+static int read_pagesize(const struct reader_ctx *c, const char *size,
+			 const struct file_metric *files, size_t n, bool v2)
+{
+	char name[64];
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		snprintf(name, sizeof(name), "hugetlb.%s.%s", size, files[i].file);
+		r = read_value_file(c, name, &files[i], size);
+	}
+	if (r >= 0 && v2) {
+		const struct key_metric events[] = {
+		    {"max", METRIC_HUGETLB_LIMIT_FAILURES, size, 0},
+		};
+
+		snprintf(name, sizeof(name), "hugetlb.%s.events", size);
+		r = read_keyed_file(c, name, events, ELEMENTSOF(events), NULL, NULL);
+	}
+	return r;
+}
+
+static int hugetlb_read(const struct reader_ctx *c, const struct file_metric *files, size_t n,
+			bool v2)
+{
+	_cleanup_closedir_ DIR *d = NULL;
+	int r = opendir_at(c->dirfd, &d);
+
+	if (r < 0)
+		return r;
+	for (struct dirent *de; (errno = 0, de = readdir(d));) {
+		char size[PAGESIZE_MAX];
+
+		if (!pagesize_of(de->d_name, files[0].file, size))
+			continue;
+		r = read_pagesize(c, size, files, n, v2);
+		if (r < 0)
+			return r;
+	}
+	return -errno;
+}
+
+static int hugetlb_read_v1(const struct reader_ctx *c)
+{
+	return hugetlb_read(c, hugetlb_v1_files, ELEMENTSOF(hugetlb_v1_files), false);
+}
+
+static int hugetlb_read_v2(const struct reader_ctx *c)
+{
+	return hugetlb_read(c, hugetlb_v2_files, ELEMENTSOF(hugetlb_v2_files), true);
+}
+
+const struct controller controller_hugetlb = {
+    .name = "hugetlb",
+    .v1_mask = CONTROLLER_HUGETLB,
+    .read_v1 = hugetlb_read_v1,
+    .read_v2 = hugetlb_read_v2,
+};

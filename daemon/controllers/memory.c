@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * memory controller (mm/memcontrol.c). v1 and v2 name things differently
+ * but mean the same; both map to one set of metrics:
+ *   usage        memory.usage_in_bytes       / memory.current
+ *   max usage    memory.max_usage_in_bytes   / memory.peak (5.19+)
+ *   limit        memory.limit_in_bytes       / memory.max
+ *   failures     memory.failcnt              / memory.events "max"
+ *   OOM kills    memory.oom_control oom_kill / memory.events oom_kill
+ * memory.stat: v2 values are hierarchical, so on v1 the total_* keys (also
+ * hierarchical) are the ones with the same meaning; cache/rss are v2's
+ * file/anon. All sizes in memory.stat are bytes on both.
+ */
+#include "controller.h"
+#include "layout.h"
+#include "util.h"
+
+static const struct file_metric memory_v1_files[] = {
+    {"memory.usage_in_bytes", METRIC_MEMORY_USAGE, VALUE_COUNT, 0},
+    {"memory.max_usage_in_bytes", METRIC_MEMORY_MAX_USAGE, VALUE_COUNT, 0},
+    {"memory.limit_in_bytes", METRIC_MEMORY_LIMIT, VALUE_LIMIT, 0},
+    {"memory.soft_limit_in_bytes", METRIC_MEMORY_SOFT_LIMIT, VALUE_LIMIT, 0},
+    {"memory.failcnt", METRIC_MEMORY_LIMIT_FAILURES, VALUE_COUNT, 0},
+    {"memory.memsw.usage_in_bytes", METRIC_MEMORY_MEMSW_USAGE, VALUE_COUNT, 0},
+    {"memory.memsw.max_usage_in_bytes", METRIC_MEMORY_MEMSW_MAX_USAGE, VALUE_COUNT, 0},
+    {"memory.memsw.limit_in_bytes", METRIC_MEMORY_MEMSW_LIMIT, VALUE_LIMIT, 0},
+    {"memory.memsw.failcnt", METRIC_MEMORY_MEMSW_LIMIT_FAILURES, VALUE_COUNT, 0},
+    {"memory.kmem.usage_in_bytes", METRIC_MEMORY_KERNEL_USAGE, VALUE_COUNT, 0},
+    {"memory.kmem.max_usage_in_bytes", METRIC_MEMORY_KERNEL_MAX_USAGE, VALUE_COUNT, 0},
+    {"memory.kmem.limit_in_bytes", METRIC_MEMORY_KERNEL_LIMIT, VALUE_LIMIT, 0},
+    {"memory.kmem.failcnt", METRIC_MEMORY_KERNEL_LIMIT_FAILURES, VALUE_COUNT, 0},
+};
+
+static const struct key_metric memory_v1_stat[] = {
+    {"total_cache", METRIC_MEMORY_CACHE, NULL, 0},
+    {"total_rss", METRIC_MEMORY_RSS, NULL, 0},
+    {"total_shmem", METRIC_MEMORY_SHMEM, NULL, 0},
+    {"total_mapped_file", METRIC_MEMORY_MAPPED_FILE, NULL, 0},
+    {"total_dirty", METRIC_MEMORY_DIRTY, NULL, 0},
+    {"total_writeback", METRIC_MEMORY_WRITEBACK, NULL, 0},
+    {"total_swap", METRIC_MEMORY_SWAP_USAGE, NULL, 0},
+    {"total_active_anon", METRIC_MEMORY_ACTIVE_ANON, NULL, 0},
+    {"total_inactive_anon", METRIC_MEMORY_INACTIVE_ANON, NULL, 0},
+    {"total_active_file", METRIC_MEMORY_ACTIVE_FILE, NULL, 0},
+    {"total_inactive_file", METRIC_MEMORY_INACTIVE_FILE, NULL, 0},
+    {"total_unevictable", METRIC_MEMORY_UNEVICTABLE, NULL, 0},
+    {"total_pgfault", METRIC_MEMORY_PAGE_FAULTS, NULL, 0},
+    {"total_pgmajfault", METRIC_MEMORY_MAJOR_PAGE_FAULTS, NULL, 0},
+};
+
+static const struct key_metric memory_v1_oom_control[] = {
+    {"under_oom", METRIC_MEMORY_UNDER_OOM, NULL, 0},
+    {"oom_kill", METRIC_MEMORY_OOM_KILLS, NULL, 0},
+};
+
+static int memory_read_v1(const struct reader_ctx *c)
+{
+	int r = read_file_metrics(c, memory_v1_files, ELEMENTSOF(memory_v1_files));
+
+	if (r >= 0)
+		r = read_keyed_file(c, "memory.stat", memory_v1_stat, ELEMENTSOF(memory_v1_stat),
+				    NULL, NULL);
+	if (r >= 0)
+		r = read_keyed_file(c, "memory.oom_control", memory_v1_oom_control,
+				    ELEMENTSOF(memory_v1_oom_control), NULL, NULL);
+	return r;
+}
+
+static const struct file_metric memory_v2_files[] = {
+    {"memory.current", METRIC_MEMORY_USAGE, VALUE_COUNT, 0},
+    {"memory.peak", METRIC_MEMORY_MAX_USAGE, VALUE_COUNT, 0},
+    {"memory.max", METRIC_MEMORY_LIMIT, VALUE_LIMIT, 0},
+    {"memory.high", METRIC_MEMORY_HIGH, VALUE_LIMIT, 0},
+    {"memory.low", METRIC_MEMORY_LOW, VALUE_COUNT, 0},
+    {"memory.min", METRIC_MEMORY_MIN, VALUE_COUNT, 0},
+    {"memory.swap.current", METRIC_MEMORY_SWAP_USAGE, VALUE_COUNT, 0},
+    {"memory.swap.max", METRIC_MEMORY_SWAP_LIMIT, VALUE_LIMIT, 0},
+};
+
+static const struct key_metric memory_v2_stat[] = {
+    {"file", METRIC_MEMORY_CACHE, NULL, 0},
+    {"anon", METRIC_MEMORY_RSS, NULL, 0},
+    {"shmem", METRIC_MEMORY_SHMEM, NULL, 0},
+    {"file_mapped", METRIC_MEMORY_MAPPED_FILE, NULL, 0},
+    {"file_dirty", METRIC_MEMORY_DIRTY, NULL, 0},
+    {"file_writeback", METRIC_MEMORY_WRITEBACK, NULL, 0},
+    {"kernel", METRIC_MEMORY_KERNEL_USAGE, NULL, 0},
+    {"active_anon", METRIC_MEMORY_ACTIVE_ANON, NULL, 0},
+    {"inactive_anon", METRIC_MEMORY_INACTIVE_ANON, NULL, 0},
+    {"active_file", METRIC_MEMORY_ACTIVE_FILE, NULL, 0},
+    {"inactive_file", METRIC_MEMORY_INACTIVE_FILE, NULL, 0},
+    {"unevictable", METRIC_MEMORY_UNEVICTABLE, NULL, 0},
+    {"pgfault", METRIC_MEMORY_PAGE_FAULTS, NULL, 0},
+    {"pgmajfault", METRIC_MEMORY_MAJOR_PAGE_FAULTS, NULL, 0},
+};
+
+enum { EVENT_LOW, EVENT_HIGH, EVENT_MAX, EVENT_OOM, EVENT_OOM_KILL, EVENT_OOM_GROUP_KILL };
+
+static const struct key_metric memory_v2_events[] = {
+    [EVENT_LOW] = {"low", METRIC_MEMORY_EVENTS, "low", 0},
+    [EVENT_HIGH] = {"high", METRIC_MEMORY_EVENTS, "high", 0},
+    [EVENT_MAX] = {"max", METRIC_MEMORY_EVENTS, "max", 0},
+    [EVENT_OOM] = {"oom", METRIC_MEMORY_EVENTS, "oom", 0},
+    [EVENT_OOM_KILL] = {"oom_kill", METRIC_MEMORY_EVENTS, "oom_kill", 0},
+    [EVENT_OOM_GROUP_KILL] = {"oom_group_kill", METRIC_MEMORY_EVENTS, "oom_group_kill", 0},
+};
+
+static const struct key_metric memory_v2_swap_events[] = {
+    {"high", METRIC_MEMORY_SWAP_EVENTS, "high", 0},
+    {"max", METRIC_MEMORY_SWAP_EVENTS, "max", 0},
+    {"fail", METRIC_MEMORY_SWAP_EVENTS, "fail", 0},
+};
+
+/* memory.events "max" and "oom_kill" also feed the metrics v1 has files for. */
+static int read_v2_events(const struct reader_ctx *c)
+{
+	uint64_t v[ELEMENTSOF(memory_v2_events)], found;
+	int r;
+
+	r = read_keyed_file(c, "memory.events", memory_v2_events, ELEMENTSOF(memory_v2_events), v,
+			    &found);
+	if (r >= 0 && (found & (1u << EVENT_MAX)))
+		r = reader_emit(c, METRIC_MEMORY_LIMIT_FAILURES, NULL, v[EVENT_MAX], 1);
+	if (r >= 0 && (found & (1u << EVENT_OOM_KILL)))
+		r = reader_emit(c, METRIC_MEMORY_OOM_KILLS, NULL, v[EVENT_OOM_KILL], 1);
+	return r;
+}
+
+static int memory_read_v2(const struct reader_ctx *c)
+{
+	int r = read_file_metrics(c, memory_v2_files, ELEMENTSOF(memory_v2_files));
+
+	if (r >= 0)
+		r = read_keyed_file(c, "memory.stat", memory_v2_stat, ELEMENTSOF(memory_v2_stat),
+				    NULL, NULL);
+	if (r >= 0)
+		r = read_v2_events(c);
+	if (r >= 0)
+		r = read_keyed_file(c, "memory.swap.events", memory_v2_swap_events,
+				    ELEMENTSOF(memory_v2_swap_events), NULL, NULL);
+	return r;
+}
+
+const struct controller controller_memory = {
+    .name = "memory",
+    .v1_mask = CONTROLLER_MEMORY,
+    .read_v1 = memory_read_v1,
+    .read_v2 = memory_read_v2,
+};

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Tokenizing and checked number parsing for cgroupfs files. Nothing here uses
+ * atoi/strtoul: those accept signs, leading blanks and silent truncation,
+ * which would turn a changed kernel format into plausible-looking numbers.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+bool span_eq(struct span s, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return s.len == n && memcmp(s.ptr, lit, n) == 0;
+}
+
+/* Splits off one line; the last line may lack its '\n'. */
+bool span_next_line(struct span *rest, struct span *ret_line)
+{
+	const char *nl;
+
+	if (rest->len == 0)
+		return false;
+	nl = memchr(rest->ptr, '\n', rest->len);
+	if (!nl) {
+		*ret_line = *rest;
+		rest->len = 0;
+		return true;
+	}
+	*ret_line = span_make(rest->ptr, (size_t)(nl - rest->ptr));
+	*rest = span_make(nl + 1, rest->len - ret_line->len - 1);
+	return true;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Splits off one blank-separated word, skipping leading blanks. */
+bool span_next_word(struct span *rest, struct span *ret_word)
+{
+	size_t i = 0, start;
+
+	while (i < rest->len && is_blank(rest->ptr[i]))
+		i++;
+	if (i == rest->len) {
+		rest->len = 0;
+		return false;
+	}
+	start = i;
+	while (i < rest->len && !is_blank(rest->ptr[i]))
+		i++;
+	*ret_word = span_make(rest->ptr + start, i - start);
+	*rest = span_make(rest->ptr + i, rest->len - i);
+	return true;
+}
+
+bool span_split(struct span s, char sep, struct span *ret_left, struct span *ret_right)
+{
+	const char *p = memchr(s.ptr, sep, s.len);
+
+	if (!p)
+		return false;
+	*ret_left = span_make(s.ptr, (size_t)(p - s.ptr));
+	*ret_right = span_make(p + 1, s.len - ret_left->len - 1);
+	return true;
+}
+
+int parse_u64(struct span s, uint64_t *ret)
+{
+	uint64_t v = 0;
+
+	if (s.len == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < s.len; i++) {
+		unsigned d = (unsigned char)s.ptr[i] - '0';
+
+		if (d > 9)
+			return -EINVAL;
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*ret = v;
+	return 0;
+}
+
+int parse_u64_or_max(struct span s, uint64_t *ret)
+{
+	if (span_eq(s, "max")) {
+		*ret = CG_UNLIMITED;
+		return 0;
+	}
+	return parse_u64(s, ret);
+}
+
+int parse_s64(struct span s, int64_t *ret)
+{
+	bool neg = s.len > 0 && s.ptr[0] == '-';
+	uint64_t v;
+	int r;
+
+	if (neg)
+		s = span_make(s.ptr + 1, s.len - 1);
+	r = parse_u64(s, &v);
+	if (r < 0)
+		return r;
+	if (v > (uint64_t)INT64_MAX + neg)
+		return -ERANGE;
+	*ret = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+}
+
+int parse_u32(struct span s, uint32_t *ret)
+{
+	uint64_t v;
+	int r = parse_u64(s, &v);
+
+	if (r < 0)
+		return r;
+	if (v > UINT32_MAX)
+		return -ERANGE;
+	*ret = (uint32_t)v;
+	return 0;
+}
+
+/* The one word of a single-value file such as memory.max ("max\n" or "123\n"). */
+static int single_word(const char *buf, size_t len, struct span *ret)
+{
+	struct span rest = span_make(buf, len), word, extra;
+
+	if (!span_next_word(&rest, &word))
+		return -EBADMSG;
+	/* Exactly one word: trailing blanks and one newline are all that may follow. */
+	if (span_next_word(&rest, &extra) && !span_eq(extra, "\n"))
+		return -EBADMSG;
+	if (word.len > 0 && word.ptr[word.len - 1] == '\n')
+		word.len--;
+	*ret = word;
+	return 0;
+}
+
+int parse_single_value(const char *buf, size_t len, uint64_t *ret)
+{
+	struct span w;
+	int r = single_word(buf, len, &w);
+
+	return r < 0 ? r : parse_u64_or_max(w, ret) < 0 ? -EBADMSG : 0;
+}
+
+int parse_single_s64(const char *buf, size_t len, int64_t *ret)
+{
+	struct span w;
+	int r = single_word(buf, len, &w);
+
+	return r < 0 ? r : parse_s64(w, ret) < 0 ? -EBADMSG : 0;
+}
+
+static int key_index(struct span key, const char *const *keys, size_t n_keys)
+{
+	for (size_t i = 0; i < n_keys; i++)
+		if (span_eq(key, keys[i]))
+			return (int)i;
+	return -1;
+}
+
+static int store_keyed(int idx, struct span value, uint64_t *values, uint64_t *found)
+{
+	if (idx < 0)
+		return 0; /* unknown key: newer kernels add keys, that is not an error */
+	if (*found & (UINT64_C(1) << idx))
+		return -EBADMSG;
+	if (parse_u64_or_max(value, &values[idx]) < 0)
+		return -EBADMSG;
+	*found |= UINT64_C(1) << idx;
+	return 0;
+}
+
+/*
+ * "key value" per line (memory.stat, cpu.stat, memory.events, pids.events...).
+ * values[i] receives the value of keys[i]; bit i of *ret_found says it was
+ * present. A known key twice or with a non-number is -EBADMSG: the format
+ * changed and silently picking one would publish wrong data.
+ */
+int parse_flat_keyed(const char *buf, size_t len, const char *const *keys, size_t n_keys,
+		     uint64_t *values, uint64_t *ret_found)
+{
+	struct span rest = span_make(buf, len), line;
+	uint64_t found = 0;
+
+	if (n_keys > KEYS_MAX)
+		return -E2BIG;
+	while (span_next_line(&rest, &line)) {
+		struct span key, value, extra;
+		int idx, r;
+
+		if (!span_next_word(&line, &key))
+			continue;
+		idx = key_index(key, keys, n_keys);
+		if (idx < 0)
+			continue;
+		if (!span_next_word(&line, &value) || span_next_word(&line, &extra))
+			return -EBADMSG;
+		r = store_keyed(idx, value, values, &found);
+		if (r < 0)
+			return r;
+	}
+	*ret_found = found;
+	return 0;
+}
+
+/* "k1=v1 k2=v2 ..." (the tail of io.stat, io.max and *.pressure lines). */
+int parse_nested_fields(struct span fields, const char *const *keys, size_t n_keys,
+			uint64_t *values, uint64_t *ret_found)
+{
+	struct span word;
+	uint64_t found = 0;
+
+	if (n_keys > KEYS_MAX)
+		return -E2BIG;
+	while (span_next_word(&fields, &word)) {
+		struct span key, value;
+		int r;
+
+		if (!span_split(word, '=', &key, &value))
+			return -EBADMSG;
+		r = store_keyed(key_index(key, keys, n_keys), value, values, &found);
+		if (r < 0)
+			return r;
+	}
+	*ret_found = found;
+	return 0;
+}
+
+/* Blank-separated numbers on one line (cpuacct.usage_percpu: "1 2 3 \n"). */
+int parse_u64_list(const char *buf, size_t len, uint64_t **ret, size_t *ret_n)
+{
+	struct span rest = span_make(buf, len), line = span_make(buf, 0), word;
+	uint64_t *v = NULL;
+	size_t n = 0, cap = 0;
+
+	/* one line only; an empty file is an empty list */
+	if (span_next_line(&rest, &line) && rest.len > 0)
+		return -EBADMSG;
+	while (span_next_word(&line, &word)) {
+		if (n == cap) {
+			uint64_t *bigger;
+
+			cap = cap ? cap * 2 : 16;
+			bigger = realloc(v, cap * sizeof(*v));
+			if (!bigger) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = bigger;
+		}
+		if (parse_u64(word, &v[n]) < 0) {
+			free(v);
+			return -EBADMSG;
+		}
+		n++;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+/* "MAJ:MIN" as printed for block devices. */
+int parse_devnum(struct span s, uint32_t *ret_major, uint32_t *ret_minor)
+{
+	struct span maj, min;
+
+	if (!span_split(s, ':', &maj, &min))
+		return -EBADMSG;
+	if (parse_u32(maj, ret_major) < 0 || parse_u32(min, ret_minor) < 0)
+		return -EBADMSG;
+	return 0;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One collection's result. Readers append samples to a record per visited
+ * cgroup; snapshot_finalize() merges the records of one path from several v1
+ * hierarchies into one logical cgroup, after which nothing changes: the
+ * exporter only reads it.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metric.h"
+
+/* Room for any label value we produce: device names (DISK_NAME_LEN 32), "2MB", cpu numbers. */
+#define LABEL_MAX 48
+
+struct sample {
+	uint64_t value;
+	uint32_t order; /* insertion order, keeps per-CPU and per-device series in kernel order */
+	uint16_t metric;
+	char label[LABEL_MAX];
+};
+
+struct cgroup_record {
+	char *path; /* relative to the hierarchy root, "/" for the root */
+	unsigned hierarchy;
+	struct sample *samples;
+	size_t n_samples;
+	size_t cap;
+};
+
+struct collector_status {
+	const char *name;
+	unsigned errors;
+};
+
+struct hierarchy_status {
+	char name[LABEL_MAX];
+	size_t cgroups;
+};
+
+struct snapshot {
+	struct cgroup_record *records; /* sorted by path after finalize */
+	size_t n_records;
+	size_t cap;
+	struct collector_status *collectors;
+	size_t n_collectors;
+	struct hierarchy_status *hierarchies;
+	size_t n_hierarchies;
+	uint64_t vanished;
+	uint64_t duration_ns;
+};
+
+int record_add(struct cgroup_record *r, enum metric m, const char *label, uint64_t value);
+void record_done(struct cgroup_record *r);
+
+int snapshot_take_record(struct snapshot *s, struct cgroup_record *r);
+int snapshot_finalize(struct snapshot *s);
+void snapshot_free(struct snapshot *s);

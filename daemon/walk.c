@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The walk: depth first, siblings in ascending identity, with an explicit
+ * cursor so it can stop after a budget and resume later.
+ *
+ * Identity is the cgroup.serial file where our kernel patch provides it
+ * (never reused, increasing in creation order, roots read 0). Without the
+ * patch it is the directory inode number: kernfs allocates ids with
+ * idr_alloc_cyclic() per hierarchy and, on 64-bit, carries the wrap into
+ * the upper 32 bits, so inode numbers also increase in creation order within
+ * one hierarchy. That is an implementation property of kernfs, not ABI,
+ * which is why cgroup.serial is preferred whenever the root has it.
+ *
+ * The cursor is the stack of (name, identity, dirfd) from the root to the
+ * last visited cgroup. Because new cgroups get the largest identity among
+ * their siblings, "smallest sibling identity greater than the cursor's" is
+ * a stable resume point even if the cursor's cgroup was removed meanwhile;
+ * that is exactly what the kernel's css_next_child() does with serial_nr.
+ * Hence: a cgroup living through the whole walk is visited exactly once, a
+ * removed one is never visited after its removal, and one created during
+ * the walk is visited iff it sorts after the cursor. The guarantee is for
+ * changes between steps; inside a step each directory listing is a snapshot.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fileio.h"
+#include "parse.h"
+#include "strbuf.h"
+#include "util.h"
+#include "walk.h"
+
+struct child {
+	char *name;
+	uint64_t id;
+};
+
+struct level {
+	int fd;
+	uint64_t id;
+	char *name;	    /* NULL for the root */
+	size_t path_len;    /* length of the walk path up to this level */
+	struct child *kids; /* sorted by id; valid while listed */
+	size_t n_kids;
+	bool listed;
+};
+
+struct walk {
+	struct level *stack; /* stack[depth] is the cursor */
+	size_t depth;
+	size_t cap;
+	struct strbuf path;
+	bool serial;
+	bool started;
+	bool done;
+	bool resume_after; /* the cursor was removed: continue after resume_id */
+	uint64_t resume_id;
+	uint64_t vanished;
+	unsigned errors;
+};
+
+static void level_forget_kids(struct level *l)
+{
+	for (size_t i = 0; i < l->n_kids; i++)
+		free(l->kids[i].name);
+	free(l->kids);
+	l->kids = NULL;
+	l->n_kids = 0;
+	l->listed = false;
+}
+
+static void level_done(struct level *l)
+{
+	level_forget_kids(l);
+	free(l->name);
+	closep(&l->fd);
+}
+
+static int read_serial_at(int dirfd, const char *name, uint64_t *ret)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	int r;
+
+	r = read_file_at(dirfd, name, &buf, &len);
+	if (r < 0)
+		return r;
+	return parse_single_value(buf, len, ret);
+}
+
+/* Identity of an open cgroup directory. */
+static int fd_identity(const struct walk *w, int fd, uint64_t *ret)
+{
+	struct stat st;
+
+	if (w->serial)
+		return read_serial_at(fd, "cgroup.serial", ret);
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	*ret = st.st_ino;
+	return 0;
+}
+
+/* Identity of the child directory `name` of `dirfd`, without opening it. */
+static int child_identity(const struct walk *w, int dirfd, const char *name, uint64_t *ret)
+{
+	_cleanup_free_ char *file = NULL;
+	struct stat st;
+
+	if (!w->serial) {
+		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return -errno;
+		*ret = st.st_ino;
+		return 0;
+	}
+	if (asprintf(&file, "%s/cgroup.serial", name) < 0)
+		return -ENOMEM;
+	return read_serial_at(dirfd, file, ret);
+}
+
+static int child_cmp(const void *a, const void *b)
+{
+	const struct child *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static bool is_subdir(int dirfd, const struct dirent *de)
+{
+	struct stat st;
+
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type == DT_DIR;
+	return fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int list_kids(struct walk *w, struct level *l)
+{
+	_cleanup_closedir_ DIR *d = NULL;
+	size_t cap = 0;
+	int r;
+
+	level_forget_kids(l);
+	r = opendir_at(l->fd, &d);
+	/* a removed directory simply has no children left to visit */
+	if (errno_is_vanished(r)) {
+		l->listed = true;
+		return 0;
+	}
+	if (r < 0)
+		return r;
+
+	for (struct dirent *de; (errno = 0, de = readdir(d));) {
+		struct child c;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !is_subdir(l->fd, de))
+			continue;
+		/* readdir hands out the inode number for free; only serials cost a read */
+		c.id = de->d_ino;
+		r = w->serial ? child_identity(w, l->fd, de->d_name, &c.id) : 0;
+		if (errno_is_vanished(r)) {
+			w->vanished++;
+			continue;
+		}
+		if (r < 0) {
+			w->errors++;
+			continue;
+		}
+		if (l->n_kids == cap) {
+			struct child *bigger;
+
+			cap = cap ? cap * 2 : 16;
+			bigger = realloc(l->kids, cap * sizeof(*bigger));
+			if (!bigger)
+				return -ENOMEM;
+			l->kids = bigger;
+		}
+		c.name = strdup(de->d_name);
+		if (!c.name)
+			return -ENOMEM;
+		l->kids[l->n_kids++] = c;
+	}
+	if (errno != 0 && !errno_is_vanished(-errno))
+		return -errno;
+
+	qsort(l->kids, l->n_kids, sizeof(*l->kids), child_cmp);
+	l->listed = true;
+	return 0;
+}
+
+/* Takes ownership of fd. */
+static int push_level(struct walk *w, int fd, const struct child *c)
+{
+	_cleanup_close_ int owned = fd;
+	struct level *l;
+	char *name;
+
+	if (w->depth + 1 == w->cap) {
+		size_t cap = w->cap * 2;
+		struct level *bigger = realloc(w->stack, cap * sizeof(*bigger));
+
+		if (!bigger)
+			return -ENOMEM;
+		w->stack = bigger;
+		w->cap = cap;
+	}
+	name = strdup(c->name);
+	if (!name)
+		return -ENOMEM;
+	l = &w->stack[++w->depth];
+	*l = (struct level){.fd = TAKE_FD(owned), .id = c->id, .name = name};
+	strbuf_putc(&w->path, '/');
+	strbuf_puts(&w->path, c->name);
+	l->path_len = w->path.len;
+	return strbuf_status(&w->path);
+}
+
+static void pop_level(struct walk *w)
+{
+	level_done(&w->stack[w->depth]);
+	w->depth--;
+	strbuf_truncate(&w->path, w->stack[w->depth].path_len);
+}
+
+/*
+ * Enters the first child of stack[lvl] with identity > after. A child that
+ * disappeared since the listing, or whose name now belongs to a newer
+ * cgroup, counts as vanished and is skipped.
+ */
+static int enter_child_after(struct walk *w, size_t lvl, uint64_t after)
+{
+	struct level *l = &w->stack[lvl];
+	int r;
+
+	if (!l->listed) {
+		r = list_kids(w, l);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < l->n_kids; i++) {
+		const struct child *c = &l->kids[i];
+		_cleanup_close_ int fd = -1;
+		uint64_t id;
+
+		if (c->id <= after)
+			continue;
+		fd = openat(l->fd, c->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		r = fd < 0 ? -errno : fd_identity(w, fd, &id);
+		if (r == 0 && id != c->id)
+			r = -ENOENT;
+		if (errno_is_vanished(r) || r == -ENOTDIR) {
+			w->vanished++;
+			continue;
+		}
+		if (r < 0) {
+			w->errors++;
+			continue;
+		}
+		r = push_level(w, TAKE_FD(fd), c);
+		return r < 0 ? r : 1;
+	}
+	return 0;
+}
+
+/* Moves the cursor to the next cgroup in pre-order; 0 at the end. */
+static int advance(struct walk *w)
+{
+	size_t parent = w->depth;
+	uint64_t after = 0; /* identities are > 0 below the root: 0 means "first child" */
+
+	if (w->resume_after) {
+		after = w->resume_id;
+		w->resume_after = false;
+	}
+	for (;;) {
+		int r = enter_child_after(w, parent, after);
+
+		if (r != 0)
+			return r;
+		if (parent == 0) {
+			w->done = true;
+			return 0;
+		}
+		after = w->stack[parent].id;
+		pop_level(w);
+		parent--;
+	}
+}
+
+/*
+ * Between steps the tree may have changed. Listings are re-read lazily, and
+ * if a cgroup on the cursor's path is gone (or its name now holds a newer
+ * cgroup), everything below it is gone too, since only empty cgroups can be
+ * removed: cut the stack there and resume after the removed identity.
+ */
+static void revalidate(struct walk *w)
+{
+	for (size_t i = 0; i <= w->depth; i++)
+		level_forget_kids(&w->stack[i]);
+
+	for (size_t i = 1; i <= w->depth; i++) {
+		uint64_t id;
+		int r = child_identity(w, w->stack[i - 1].fd, w->stack[i].name, &id);
+
+		if (r == 0 && id == w->stack[i].id)
+			continue;
+		w->resume_after = true;
+		w->resume_id = w->stack[i].id;
+		while (w->depth >= i)
+			pop_level(w);
+		return;
+	}
+}
+
+static int visit_cursor(struct walk *w, walk_visit_fn visit, void *userdata)
+{
+	const struct level *l = &w->stack[w->depth];
+	struct walk_entry e = {
+	    .fd = l->fd,
+	    .path = w->depth == 0 ? "/" : w->path.buf,
+	    .id = l->id,
+	    .serial = w->serial,
+	    .depth = (unsigned)w->depth,
+	};
+
+	return visit(userdata, &e);
+}
+
+int walk_step(struct walk *w, size_t budget, walk_visit_fn visit, void *userdata)
+{
+	int r;
+
+	if (w->done)
+		return 0;
+	if (!w->started) {
+		w->started = true;
+		r = visit_cursor(w, visit, userdata);
+		if (r < 0)
+			return r;
+		if (budget > 0)
+			budget--;
+	} else
+		revalidate(w);
+
+	while (budget > 0) {
+		r = advance(w);
+		if (r <= 0)
+			return r;
+		r = visit_cursor(w, visit, userdata);
+		if (r < 0)
+			return r;
+		budget--;
+	}
+	return 1;
+}
+
+int walk_new(int root_fd, struct walk **ret)
+{
+	_cleanup_close_ int fd = root_fd;
+	struct walk *w;
+	int r;
+
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->cap = 16;
+	w->stack = calloc(w->cap, sizeof(*w->stack));
+	if (!w->stack) {
+		free(w);
+		return -ENOMEM;
+	}
+	w->stack[0].fd = -1;
+
+	w->serial = faccessat(fd, "cgroup.serial", F_OK, 0) == 0;
+	r = fd_identity(w, fd, &w->stack[0].id);
+	if (r < 0) {
+		walk_free(w);
+		return r;
+	}
+	w->stack[0].fd = TAKE_FD(fd);
+	*ret = w;
+	return 0;
+}
+
+uint64_t walk_vanished(const struct walk *w)
+{
+	return w->vanished;
+}
+
+unsigned walk_errors(const struct walk *w)
+{
+	return w->errors;
+}
+
+void walk_free(struct walk *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i <= w->depth; i++)
+		level_done(&w->stack[i]);
+	free(w->stack);
+	strbuf_done(&w->path);
+	free(w);
+}

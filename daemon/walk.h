@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A resumable depth-first walk over one cgroup hierarchy, siblings in
+ * ascending identity (see walk.c). walk_step() visits up to a budget of
+ * cgroups and returns; the next call resumes from the cursor.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct walk;
+
+struct walk_entry {
+	int fd;		  /* the cgroup's directory; valid during the callback only */
+	const char *path; /* relative to the hierarchy root, "/" for the root */
+	uint64_t id;	  /* cgroup.serial, or the inode number without it */
+	bool serial;	  /* id comes from cgroup.serial */
+	unsigned depth;	  /* 0 for the root */
+};
+
+typedef int (*walk_visit_fn)(void *userdata, const struct walk_entry *e);
+
+int walk_new(int root_fd, struct walk **ret);
+int walk_step(struct walk *w, size_t budget, walk_visit_fn visit, void *userdata);
+uint64_t walk_vanished(const struct walk *w);
+unsigned walk_errors(const struct walk *w);
+void walk_free(struct walk *w);

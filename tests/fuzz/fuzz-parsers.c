@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Fuzz targets, one per parser. Each executable is this file compiled with
+ * FUZZ_TARGET naming one entry below, so every parser gets its own binary
+ * and corpus (tests/fuzz/corpus/<target>/) without a source file per
+ * target. Targets only check memory safety and invariants that must hold
+ * for any input; the unit tests check the values.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "cpuacct.h"
+#include "devname.h"
+#include "devstat.h"
+#include "layout.h"
+#include "parse.h"
+#include "pressure.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Only the FUZZ_TARGET one is called in each binary. */
+#define TARGET static __attribute__((unused)) void
+
+/* A heap copy of exactly `size` bytes: ASan then catches any read past len. */
+static char *exact_copy(const uint8_t *data, size_t size)
+{
+	char *buf = malloc(size ? size : 1);
+
+	if (buf && size)
+		memcpy(buf, data, size);
+	return buf;
+}
+
+TARGET fuzz_mountinfo(const char *buf, size_t len)
+{
+	struct layout l;
+
+	if (layout_parse_mountinfo(buf, len, "/prefix", &l) == 0)
+		layout_done(&l);
+}
+
+TARGET fuzz_flat_keyed(const char *buf, size_t len)
+{
+	static const char *const keys[] = {"total_cache", "anon", "max", "nr_periods", "user"};
+	uint64_t v[5], found;
+
+	if (parse_flat_keyed(buf, len, keys, 5, v, &found) == 0 && found >> 5)
+		abort();
+}
+
+TARGET fuzz_single_value(const char *buf, size_t len)
+{
+	uint64_t v;
+	int64_t s;
+
+	(void)parse_single_value(buf, len, &v);
+	(void)parse_single_s64(buf, len, &s);
+}
+
+TARGET fuzz_u64_list(const char *buf, size_t len)
+{
+	uint64_t *v;
+	size_t n;
+
+	if (parse_u64_list(buf, len, &v, &n) == 0)
+		free(v);
+}
+
+TARGET fuzz_usage_all(const char *buf, size_t len)
+{
+	struct cpu_split *v;
+	size_t n;
+
+	if (parse_usage_all(buf, len, &v, &n) == 0)
+		free(v);
+}
+
+TARGET fuzz_cpu_max(const char *buf, size_t len)
+{
+	uint64_t quota, period;
+
+	(void)parse_cpu_max(buf, len, &quota, &period);
+}
+
+TARGET fuzz_pressure(const char *buf, size_t len)
+{
+	uint64_t totals[2], found;
+
+	if (parse_pressure(buf, len, totals, &found) == 0 && found > 3)
+		abort();
+}
+
+/* The per-device parsers share one table, as in the blkio reader. */
+TARGET fuzz_devstat(const char *buf, size_t len)
+{
+	struct dev_table t = {0};
+
+	(void)parse_io_stat(buf, len, &t);
+	(void)parse_io_max(buf, len, &t);
+	(void)parse_blkio_rwstat(buf, len, DEV_RBYTES, &t);
+	(void)parse_blkio_rwstat(buf, len, DEV_RIOS, &t);
+	(void)parse_dev_value(buf, len, DEV_WIOPS, &t);
+	for (size_t i = 0; i < t.n; i++)
+		if (t.devs[i].found >> _DEV_FIELD_MAX)
+			abort();
+	dev_table_done(&t);
+}
+
+TARGET fuzz_uevent(const char *buf, size_t len)
+{
+	char name[LABEL_MAX];
+
+	if (parse_uevent_devname(buf, len, name) == 0 && strlen(name) >= LABEL_MAX)
+		abort();
+}
+
+#define CONCAT_(a, b) a##b
+#define CONCAT(a, b)  CONCAT_(a, b)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = exact_copy(data, size);
+
+	if (!buf)
+		return 0;
+	CONCAT(fuzz_, FUZZ_TARGET)(buf, size);
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * End to end on a fake hybrid tree: layout from a mountinfo file, walks of
+ * three hierarchies, merge by path, dedup, rendering; then the cgacctd
+ * binary (argv[1]) on the same tree must print the same exposition.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "collect.h"
+#include "render.h"
+#include "test.h"
+
+#define WEIRD "sp ace\"q\\b\n\xc3\xbc"
+
+static void make_cgroup(const char *hierarchy, const char *name, const char *fixtures,
+			const char *serial)
+{
+	char *dir;
+
+	if (name) {
+		dir_make(hierarchy, name);
+		ASSERT_TRUE(asprintf(&dir, "%s/%s", hierarchy, name) >= 0);
+	} else
+		dir = strdup(hierarchy);
+	if (fixtures)
+		tree_copy_files(fixtures, dir);
+	file_write(dir, "cgroup.serial", serial);
+	file_write(dir, "cgroup.procs", "");
+	free(dir);
+}
+
+static char *fake_hybrid_tree(void)
+{
+	char *root = tmpdir_make(), *cg, *mi;
+
+	ASSERT_TRUE(asprintf(&cg, "%s/sys/fs/cgroup", root) >= 0);
+	mkdir_p(cg);
+	ASSERT_TRUE(asprintf(&mi, "%s/mountinfo", root) >= 0);
+	file_write(root, "mountinfo",
+		   "30 1 0:30 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
+		   "31 1 0:31 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"
+		   "32 1 0:32 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n");
+	dir_make(cg, "unified");
+	dir_make(cg, "cpu,cpuacct");
+	dir_make(cg, "memory");
+	free(cg);
+
+	ASSERT_TRUE(asprintf(&cg, "%s/sys/fs/cgroup/cpu,cpuacct", root) >= 0);
+	make_cgroup(cg, NULL, NULL, "0\n");
+	make_cgroup(cg, "a", "v1", "11\n");
+	free(cg);
+	ASSERT_TRUE(asprintf(&cg, "%s/sys/fs/cgroup/memory", root) >= 0);
+	make_cgroup(cg, NULL, NULL, "0\n");
+	make_cgroup(cg, "a", "v1", "12\n");
+	make_cgroup(cg, WEIRD, NULL, "14\n");
+	file_write(cg, WEIRD "/memory.usage_in_bytes", "4096\n");
+	/* a cgroup whose cgroup.procs is gone was removed while we read it */
+	dir_make(cg, "vanishing");
+	file_write(cg, "vanishing/cgroup.serial", "15\n");
+	file_write(cg, "vanishing/memory.usage_in_bytes", "1\n");
+	free(cg);
+	ASSERT_TRUE(asprintf(&cg, "%s/sys/fs/cgroup/unified", root) >= 0);
+	make_cgroup(cg, NULL, NULL, "0\n");
+	make_cgroup(cg, "a", "v2", "13\n");
+	free(cg);
+	free(mi);
+	return root;
+}
+
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = text; (p = strstr(p, line)); p += n)
+		if ((p == text || p[-1] == '\n') && p[n] == '\n')
+			return true;
+	return false;
+}
+
+/*
+ * What promtool's parser demands and Prometheus assumes: each family's lines
+ * contiguous with HELP and TYPE first, and no series twice.
+ */
+static void check_exposition(const char *text)
+{
+	char *copy = strdup(text), *save = NULL, *seen_families = strdup(" "),
+	     *seen_series = strdup("\n");
+	char current[256] = "";
+
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[256], *needle;
+
+		if (strncmp(line, "# HELP ", 7) == 0) {
+			sscanf(line + 7, "%255s", name);
+			ASSERT_TRUE(asprintf(&needle, " %s ", name) >= 0);
+			ASSERT_TRUE(strstr(seen_families, needle) == NULL);
+			seen_families =
+			    realloc(seen_families, strlen(seen_families) + strlen(name) + 2);
+			strcat(strcat(seen_families, name), " ");
+			strcpy(current, name);
+			free(needle);
+			continue;
+		}
+		if (line[0] == '#')
+			continue;
+		sscanf(line, "%255[^{ ]", name);
+		ASSERT_STREQ(name, current);
+		*strrchr(line, ' ') = '\0';
+		ASSERT_TRUE(asprintf(&needle, "\n%s\n", line) >= 0);
+		ASSERT_TRUE(strstr(seen_series, needle) == NULL);
+		seen_series = realloc(seen_series, strlen(seen_series) + strlen(line) + 2);
+		strcat(strcat(seen_series, line), "\n");
+		free(needle);
+	}
+	free(copy);
+	free(seen_families);
+	free(seen_series);
+}
+
+static char *collect_and_render(const char *root, bool per_cpu)
+{
+	char *mi;
+	struct collect_options o = {.root = root, .per_cpu = per_cpu};
+	struct snapshot s;
+	struct strbuf out = {0};
+
+	ASSERT_TRUE(asprintf(&mi, "%s/mountinfo", root) >= 0);
+	o.mountinfo = mi;
+	ASSERT_EQ(collect_snapshot(&o, &s), 0);
+	ASSERT_EQ(s.n_records, 3); /* "/", "/a" and the weird one, merged across hierarchies */
+	s.duration_ns = 0;
+	ASSERT_EQ(render_prometheus(&s, CGACCT_VERSION, &out), 0);
+	snapshot_free(&s);
+	free(mi);
+	return out.buf;
+}
+
+static void test_hybrid_tree_merges_paths_and_v1_wins_duplicates(void)
+{
+	char *root = fake_hybrid_tree();
+	char *text = collect_and_render(root, false);
+
+	check_exposition(text);
+	/* one logical /a, identities from all three hierarchies */
+	ASSERT_TRUE(
+	    has_line(text, "cgroup_info{cgroup=\"/a\",hierarchy=\"cpu,cpuacct\",serial=\"11\"} 1"));
+	ASSERT_TRUE(
+	    has_line(text, "cgroup_info{cgroup=\"/a\",hierarchy=\"memory\",serial=\"12\"} 1"));
+	ASSERT_TRUE(
+	    has_line(text, "cgroup_info{cgroup=\"/a\",hierarchy=\"unified\",serial=\"13\"} 1"));
+	/* cpuacct.usage (v1) beats the unified hierarchy's core cpu.stat usage_usec */
+	ASSERT_TRUE(has_line(text, "cgroup_cpu_usage_seconds_total{cgroup=\"/a\"} 123.456789012"));
+	ASSERT_TRUE(has_line(text, "cgroup_cpu_weight{cgroup=\"/a\"} 50"));
+	ASSERT_TRUE(has_line(text, "cgroup_cpu_quota_seconds{cgroup=\"/a\"} 0.05"));
+	ASSERT_TRUE(has_line(text, "cgroup_memory_limit_failures_total{cgroup=\"/a\"} 42"));
+	ASSERT_TRUE(has_line(text, "cgroup_pressure_cpu_waiting_seconds_total{cgroup=\"/a\"} 2.5"));
+	ASSERT_TRUE(has_line(
+	    text, "cgroup_memory_usage_bytes{cgroup=\"/sp ace\\\"q\\\\b\\n\xc3\xbc\"} 4096"));
+	ASSERT_TRUE(!strstr(text, "cgroup_memory_soft_limit_bytes"));
+	ASSERT_TRUE(!strstr(text, "vanishing"));
+	ASSERT_TRUE(!strstr(text, "per_cpu"));
+	ASSERT_TRUE(has_line(text, "cgacct_cgroups_vanished 1"));
+	ASSERT_TRUE(has_line(text, "cgacct_cgroups{hierarchy=\"memory\"} 3"));
+	ASSERT_TRUE(has_line(text, "cgacct_collector_success{collector=\"walk\"} 1"));
+	free(text);
+	tmpdir_remove(root);
+	free(root);
+}
+
+/* The binary prints what the library renders (duration aside). */
+static void test_cgacctd_once_prints_the_same_exposition(const char *cgacctd)
+{
+	char *root = fake_hybrid_tree(), *expect = collect_and_render(root, true), *cmd, *p;
+	char got[1 << 16];
+	size_t n;
+	FILE *f;
+
+	ASSERT_TRUE(asprintf(&cmd, "'%s' --once --per-cpu --mountinfo '%s/mountinfo' --root '%s'",
+			     cgacctd, root, root) >= 0);
+	f = popen(cmd, "r");
+	ASSERT_TRUE(f != NULL);
+	n = fread(got, 1, sizeof(got) - 1, f);
+	got[n] = '\0';
+	ASSERT_EQ(pclose(f), 0);
+
+	/* blank out the duration value in the binary's output */
+	p = strstr(got, "\ncgacct_collection_duration_seconds ");
+	ASSERT_TRUE(p != NULL);
+	p += strlen("\ncgacct_collection_duration_seconds ");
+	memmove(p + 1, strchr(p, '\n'), strlen(strchr(p, '\n')) + 1);
+	*p = '0';
+	ASSERT_STREQ(got, expect);
+	ASSERT_TRUE(strstr(got, "cgroup_cpu_usage_per_cpu_seconds_total{cgroup=\"/a\",cpu=\"1\"} "
+				"61.728394506\n"));
+	free(cmd);
+	free(expect);
+	tmpdir_remove(root);
+	free(root);
+}
+
+/* promtool's own parser and linter, when the host has it (argv[2]). */
+static void test_promtool_finds_no_problem(const char *promtool)
+{
+	char *root = fake_hybrid_tree(), *text = collect_and_render(root, true), *cmd;
+	FILE *f;
+
+	ASSERT_TRUE(asprintf(&cmd, "'%s' check metrics", promtool) >= 0);
+	f = popen(cmd, "w");
+	ASSERT_TRUE(f != NULL);
+	fputs(text, f);
+	ASSERT_EQ(pclose(f), 0);
+	free(cmd);
+	free(text);
+	tmpdir_remove(root);
+	free(root);
+}
+
+int main(int argc, char **argv)
+{
+	ASSERT_TRUE(argc >= 2);
+	RUN(test_hybrid_tree_merges_paths_and_v1_wins_duplicates);
+	test_cgacctd_once_prints_the_same_exposition(argv[1]);
+	printf("ok test_cgacctd_once_prints_the_same_exposition\n");
+	if (argc > 2) {
+		test_promtool_finds_no_problem(argv[2]);
+		printf("ok test_promtool_finds_no_problem\n");
+	}
+	return 0;
+}

@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Every reader on the fixture files of one cgroup (tests/fixtures/v1, v2):
+ * the exact list of samples each produces, so a changed table row, unit or
+ * "unlimited" rule shows up as a difference. v1 and v2 fixtures describe
+ * the same state, so many expectations are shared.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "controller.h"
+#include "cpu.h"
+#include "cpuacct.h"
+#include "devname.h"
+#include "devstat.h"
+#include "parse.h"
+#include "pressure.h"
+#include "test.h"
+#include "util.h"
+
+struct expect {
+	enum metric metric;
+	const char *label;
+	uint64_t value;
+};
+
+static void check_samples(const struct cgroup_record *r, const struct expect *e, size_t n)
+{
+	for (size_t i = 0; i < n && i < r->n_samples; i++) {
+		const struct sample *s = &r->samples[i];
+
+		if (s->metric != e[i].metric || strcmp(s->label, e[i].label ? e[i].label : "") ||
+		    s->value != e[i].value) {
+			fprintf(stderr,
+				"sample %zu: got metric %u label '%s' value %" PRIu64
+				", expected metric %u label '%s' value %" PRIu64 "\n",
+				i, s->metric, s->label, s->value, e[i].metric,
+				e[i].label ? e[i].label : "", e[i].value);
+			abort();
+		}
+	}
+	ASSERT_EQ(r->n_samples, n);
+}
+
+struct fake_sysfs {
+	char *root;
+	struct devnames devnames;
+};
+
+/* sda has a uevent, vdb only the symlink, 254:32 nothing: three lookup paths. */
+static void fake_sysfs_init(struct fake_sysfs *f)
+{
+	char *p;
+
+	f->root = tmpdir_make();
+	ASSERT_TRUE(asprintf(&p, "%s/sys/dev/block/8:0", f->root) >= 0);
+	mkdir_p(p);
+	file_write(p, "uevent", "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n");
+	free(p);
+	ASSERT_TRUE(asprintf(&p, "%s/sys/dev/block/254:16", f->root) >= 0);
+	ASSERT_TRUE(symlink("../../devices/pci0000:00/virtio3/block/vdb", p) == 0);
+	free(p);
+	ASSERT_EQ(devnames_init(&f->devnames, f->root), 0);
+}
+
+static void fake_sysfs_done(struct fake_sysfs *f)
+{
+	devnames_done(&f->devnames);
+	tmpdir_remove(f->root);
+	free(f->root);
+}
+
+static struct cgroup_record read_fixture(const char *dir, const struct controller *c, bool v2,
+					 bool per_cpu)
+{
+	struct cgroup_record rec = {0};
+	struct fake_sysfs sys;
+	char *path = fixture_path(dir);
+	struct reader_ctx ctx = {
+	    .rec = &rec, .per_cpu = per_cpu, .clock_ticks = 100, .devnames = &sys.devnames};
+
+	fake_sysfs_init(&sys);
+	ctx.dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_TRUE(ctx.dirfd >= 0);
+	ASSERT_EQ(v2 ? c->read_v2(&ctx) : c->read_v1(&ctx), 0);
+	close(ctx.dirfd);
+	fake_sysfs_done(&sys);
+	free(path);
+	return rec;
+}
+
+static void test_cpuacct_v1_prefers_adjusted_stat_and_reads_load(void)
+{
+	static const struct expect e[] = {
+	    {METRIC_CPU_USAGE, NULL, 123456789012},
+	    {METRIC_CPU_LOAD, NULL, 150},
+	    {METRIC_CPU_USER, NULL, 101000000000}, /* 10100 ticks at USER_HZ 100 */
+	    {METRIC_CPU_SYSTEM, NULL, 22450000000},
+	};
+	struct cgroup_record r = read_fixture("v1", &controller_cpuacct, false, false);
+
+	check_samples(&r, e, ELEMENTSOF(e));
+	record_done(&r);
+}
+
+static void test_cpuacct_per_cpu_is_opt_in_and_follows_cpu_order(void)
+{
+	static const struct expect e[] = {
+	    {METRIC_CPU_USAGE, NULL, 123456789012},
+	    {METRIC_CPU_LOAD, NULL, 150},
+	    {METRIC_CPU_USER, NULL, 101000000000},
+	    {METRIC_CPU_SYSTEM, NULL, 22450000000},
+	    {METRIC_CPU_USAGE_PER_CPU, "0", 61728394506},
+	    {METRIC_CPU_USAGE_PER_CPU, "1", 61728394506},
+	    {METRIC_CPU_USER_PER_CPU, "0", 50000000000},
+	    {METRIC_CPU_SYSTEM_PER_CPU, "0", 10000000000},
+	    {METRIC_CPU_USER_PER_CPU, "1", 50000000000},
+	    {METRIC_CPU_SYSTEM_PER_CPU, "1", 10000000000},
+	};
+	struct cgroup_record r = read_fixture("v1", &controller_cpuacct, false, true);
+
+	check_samples(&r, e, ELEMENTSOF(e));
+	record_done(&r);
+}
+
+static void test_cpu_v1_shares_become_v2_weight_units_and_times_stay_ns(void)
+{
+	static const struct expect e[] = {
+	    {METRIC_CPU_WEIGHT, NULL, 512 * 100}, /* exported as 51200/1024 = 50 */
+	    {METRIC_CPU_QUOTA, NULL, 50000},
+	    {METRIC_CPU_PERIOD, NULL, 100000},
+	    {METRIC_CPU_BURST_QUOTA, NULL, 0},
+	    {METRIC_CPU_PERIODS, NULL, 1200},
+	    {METRIC_CPU_THROTTLED_PERIODS, NULL, 300},
+	    {METRIC_CPU_THROTTLED_TIME, NULL, 45000000123},
+	    {METRIC_CPU_BURSTS, NULL, 0},
+	    {METRIC_CPU_BURST_TIME, NULL, 0},
+	};
+	struct cgroup_record r = read_fixture("v1", &controller_cpu, false, false);
+
+	check_samples(&r, e, ELEMENTSOF(e));
+	record_done(&r);
+}
+
+static void test_cpu_v2_usec_become_ns_like_v1(void)
+{
+	static const struct expect e[] = {
+	    {METRIC_CPU_WEIGHT, NULL, 200 * 1024},
+	    {METRIC_CPU_BURST_QUOTA, NULL, 0},
+	    {METRIC_CPU_QUOTA, NULL, 50000},
+	    {METRIC_CPU_PERIOD, NULL, 100000},
+	    {METRIC_CPU_USAGE, NULL, 123456789000},
+	    {METRIC_CPU_USER, NULL, 101000000000},
+	    {METRIC_CPU_SYSTEM, NULL, 22456789000},
+	    {METRIC_CPU_PERIODS, NULL, 1200},
+	    {METRIC_CPU_THROTTLED_PERIODS, NULL, 300},
+	    {METRIC_CPU_THROTTLED_TIME, NULL, 45000000000},
+	    {METRIC_CPU_BURSTS, NULL, 0},
+	    {METRIC_CPU_BURST_TIME, NULL, 0},
+	};
+	struct cgroup_record r = read_fixture("v2", &controller_cpu, true, false);
+
+	check_samples(&r, e, ELEMENTSOF(e));
+	record_done(&r);
+}
+
+static void test_memory_v1_drops_unlimited_and_uses_hierarchical_stat(void)
+{
+	static const struct expect e[] = {
+	    {METRIC_MEMORY_USAGE, NULL, 104857600},
+	    {METRIC_MEMORY_MAX_USAGE, NULL, 134213632},
+	    {METRIC_MEMORY_LIMIT, NULL, 134217728},
+	    /* soft limit 9223372036854771712 = unlimited: absent */
+	    {METRIC_MEMORY_LIMIT_FAILURES, NULL, 42},
+	    {METRIC_MEMORY_MEMSW_USAGE, NULL, 104857600},
+	    {METRIC_MEMORY_MEMSW_MAX_USAGE, NULL, 134213632},
+	    {METRIC_MEMORY_MEMSW_LIMIT_FAILURES, NULL, 0},
+	    {METRIC_MEMORY_CACHE, NULL, 8192000},
+	    {METRIC_MEMORY_RSS, NULL, 96665600},
+	    {METRIC_MEMORY_SHMEM, NULL, 0},
+	    {METRIC_MEMORY_MAPPED_FILE, NULL, 4096000},
+	    {METRIC_MEMORY_DIRTY, NULL, 12288},
+	    {METRIC_MEMORY_WRITEBACK, NULL, 0},
+	    {METRIC_MEMORY_SWAP_USAGE, NULL, 0},
+	    {METRIC_MEMORY_ACTIVE_ANON, NULL, 65536},
+	    {METRIC_MEMORY_INACTIVE_ANON, NULL, 96600064},
+	    {METRIC_MEMORY_ACTIVE_FILE, NULL, 4096000},
+	    {METRIC_MEMORY_INACTIVE_FILE, NULL, 4096000},
+	    {METRIC_MEMORY_UNEVICTABLE, NULL, 0},
+	    {METRIC_MEMORY_PAGE_FAULTS, NULL, 51200},
+	    {METRIC_MEMORY_MAJOR_PAGE_FAULTS, NULL, 12},
+	    {METRIC_MEMORY_UNDER_OOM, NULL, 0},
+	    {METRIC_MEMORY_OOM_KILLS, NULL, 3},
+	};
+	struct cgroup_record r = read_fixture("v1", &controller_memory, false, false);
+
+	check_samples(&r, e, ELEMENTSOF(e));
+	record_done(&r);
+}
+
+/* memory.events max and oom_kill feed the same failure/OOM counters as v1's files. */
+static void test_memory_v2_events_feed_the_v1_equivalent_counters(void)
+{
+	static const struct expect e[] = {
+	    {METRIC_MEMORY_USAGE, NULL, 104857600},
+	    {METRIC_MEMORY_MAX_USAGE, NULL, 134213632},
+	    {METRIC_MEMORY_LIMIT, NULL, 134217728},
+	    /* memory.high "max": absent */
+	    {METRIC_MEMORY_LOW, NULL, 0},
+	    {METRIC_MEMORY_MIN, NULL, 0},
+	    {METRIC_MEMORY_SWAP_USAGE, NULL, 0},
+	    /* memory.swap.max "max": absent */
+	    {METRIC_MEMORY_CACHE, NULL, 8192000},
+	    {METRIC_MEMORY_RSS, NULL, 96665600},
+	    {METRIC_MEMORY_SHMEM, NULL, 0},
+	    {METRIC_MEMORY_MAPPED_FILE, NULL, 4096000},
+	    {METRIC_MEMORY_DIRTY, NULL, 12288},
+	    {METRIC_MEMORY_WRITEBACK, NULL, 0},
+	    {METRIC_MEMORY_KERNEL_USAGE, NULL, 1204224},
+	    {METRIC_MEMORY_ACTIVE_ANON, NULL, 65536},
+	    {METRIC_MEMORY_INACTIVE_ANON, NULL, 96600064},
+	    {METRIC_MEMORY_ACTIVE_FILE, NULL, 4096000},
+	    {METRIC_MEMORY_INACTIVE_FILE, NULL, 4096000},
+	    {METRIC_MEMORY_UNEVICTABLE, NULL, 0},
+	    {METRIC_MEMORY_PAGE_FAULTS, NULL, 51200},
+	    {METRIC_MEMORY_MAJOR_PAGE_FAULTS, NULL, 12},
+	    {METRIC_MEMORY_EVENTS, "low", 0},
+	    {METRIC_MEMORY_EVENTS, "high", 0},
+	    {METRIC_MEMORY_EVENTS, "max", 42},
+	    {METRIC_MEMORY_EVENTS, "oom", 1},
+	    {METRIC_MEMORY_EVENTS, "oom_kill", 3},
+	    {METRIC_MEMORY_EVENTS, "oom_group_kill", 0},
+	    {METRIC_MEMORY_LIMIT_FAILURES, NULL, 42},
+	    {METRIC_MEMORY_OOM_KILLS, NULL, 3},
+	    {METRIC_MEMORY_SWAP_EVENTS, "high", 0},
+	    {METRIC_MEMORY_SWAP_EVENTS, "max", 0},
+	    {METRIC_MEMORY_SWAP_EVENTS, "fail", 0},
+	};
+	struct cgroup_record r = read_fixture("v2", &controller_memory, true, false);
+
+	check_samples(&r, e, ELEMENTSOF(e));
+	record_done(&r);
+}
+
+static void test_hugetlb_reads_each_page_size_and_skips_rsvd(void)
+{
+	static const struct expect v1[] = {
+	    {METRIC_HUGETLB_USAGE, "2MB", 4194304},
+	    {METRIC_HUGETLB_MAX_USAGE, "2MB", 6291456},
+	    /* limit 9223372036852678656 (rounded to 2MB pages) = unlimited */
+	    {METRIC_HUGETLB_LIMIT_FAILURES, "2MB", 1},
+	};
+	static const struct expect v2[] = {
+	    {METRIC_HUGETLB_USAGE, "2MB", 4194304},
+	    {METRIC_HUGETLB_LIMIT_FAILURES, "2MB", 1},
+	};
+	struct cgroup_record r = read_fixture("v1", &controller_hugetlb, false, false);
+
+	check_samples(&r, v1, ELEMENTSOF(v1));
+	record_done(&r);
+	r = read_fixture("v2", &controller_hugetlb, true, false);
+	check_samples(&r, v2, ELEMENTSOF(v2));
+	record_done(&r);
+}
+
+/* Both versions give the same per-device values; names via uevent, symlink, or MAJ:MIN. */
+static void test_blkio_v1_and_v2_agree_per_named_device(void)
+{
+	/* the same for both; v2's 254:32 printed no stats: no samples, not zeros */
+	static const struct expect both[] = {
+	    {METRIC_IO_READ_BYTES, "sda", 1048576},
+	    {METRIC_IO_WRITE_BYTES, "sda", 4194304},
+	    {METRIC_IO_DISCARD_BYTES, "sda", 0},
+	    {METRIC_IO_READS, "sda", 256},
+	    {METRIC_IO_WRITES, "sda", 1024},
+	    {METRIC_IO_DISCARDS, "sda", 0},
+	    {METRIC_IO_READ_BPS_LIMIT, "sda", 1048576},
+	    {METRIC_IO_WRITE_IOPS_LIMIT, "sda", 100},
+	    {METRIC_IO_READ_BYTES, "vdb", 4096},
+	    {METRIC_IO_WRITE_BYTES, "vdb", 0},
+	    {METRIC_IO_DISCARD_BYTES, "vdb", 8192},
+	    {METRIC_IO_READS, "vdb", 1},
+	    {METRIC_IO_WRITES, "vdb", 0},
+	    {METRIC_IO_DISCARDS, "vdb", 2},
+	    {METRIC_IO_WEIGHT, NULL, 100},
+	};
+	struct cgroup_record r = read_fixture("v1", &controller_blkio, false, false);
+
+	check_samples(&r, both, ELEMENTSOF(both));
+	record_done(&r);
+	r = read_fixture("v2", &controller_blkio, true, false);
+	check_samples(&r, both, ELEMENTSOF(both));
+	record_done(&r);
+}
+
+static void test_pids_limit_failures_from_events_and_max_is_absent(void)
+{
+	static const struct expect v1[] = {
+	    {METRIC_PIDS_CURRENT, NULL, 3},
+	    {METRIC_PIDS_LIMIT, NULL, 64},
+	    {METRIC_PIDS_LIMIT_FAILURES, NULL, 2},
+	};
+	static const struct expect v2[] = {
+	    {METRIC_PIDS_CURRENT, NULL, 3},
+	    {METRIC_PIDS_LIMIT_FAILURES, NULL, 2},
+	};
+	struct cgroup_record r = read_fixture("v1", &controller_pids, false, false);
+
+	check_samples(&r, v1, ELEMENTSOF(v1));
+	record_done(&r);
+	r = read_fixture("v2", &controller_pids, true, false);
+	check_samples(&r, v2, ELEMENTSOF(v2));
+	record_done(&r);
+}
+
+static void test_pressure_exports_totals_in_usec(void)
+{
+	static const struct expect e[] = {
+	    {METRIC_PRESSURE_CPU_WAITING, NULL, 2500000},
+	    {METRIC_PRESSURE_CPU_STALLED, NULL, 1000},
+	    {METRIC_PRESSURE_MEMORY_WAITING, NULL, 700},
+	    {METRIC_PRESSURE_MEMORY_STALLED, NULL, 300},
+	    {METRIC_PRESSURE_IO_WAITING, NULL, 90},
+	    {METRIC_PRESSURE_IO_STALLED, NULL, 80},
+	};
+	struct cgroup_record r = read_fixture("v2", &controller_pressure, true, false);
+
+	check_samples(&r, e, ELEMENTSOF(e));
+	record_done(&r);
+}
+
+/* An empty directory is a cgroup where nothing is enabled: no samples, no error. */
+static void test_every_reader_treats_missing_files_as_not_collected(void)
+{
+	char *dir = tmpdir_make();
+	struct cgroup_record rec = {0};
+	struct devnames dn = {.dirfd = -1};
+	struct reader_ctx ctx = {.rec = &rec, .devnames = &dn, .per_cpu = true, .clock_ticks = 100};
+
+	ctx.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (size_t i = 0; i < n_controllers; i++) {
+		if (controllers[i]->read_v1)
+			ASSERT_EQ(controllers[i]->read_v1(&ctx), 0);
+		if (controllers[i]->read_v2)
+			ASSERT_EQ(controllers[i]->read_v2(&ctx), 0);
+	}
+	ASSERT_EQ(rec.n_samples, 0);
+	close(ctx.dirfd);
+	tmpdir_remove(dir);
+	free(dir);
+}
+
+static void test_malformed_file_is_an_error_not_a_value(void)
+{
+	char *dir = tmpdir_make();
+	struct cgroup_record rec = {0};
+	struct reader_ctx ctx = {.rec = &rec};
+
+	file_write(dir, "pids.current", "3 4\n");
+	ctx.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_EQ(controller_pids.read_v2(&ctx), -EBADMSG);
+	ASSERT_EQ(rec.n_samples, 0);
+	close(ctx.dirfd);
+	tmpdir_remove(dir);
+	free(dir);
+}
+
+static void test_format_parsers_on_edge_cases(void)
+{
+	struct cpu_split *split;
+	struct dev_table t = {0};
+	uint64_t quota, period, totals[2], found;
+	char name[LABEL_MAX];
+	size_t n;
+
+	ASSERT_EQ(parse_cpu_max(LIT("max 100000\n"), &quota, &period), 0);
+	ASSERT_EQ_U64(quota, CG_UNLIMITED);
+	ASSERT_EQ_U64(period, 100000);
+	ASSERT_EQ(parse_cpu_max(LIT("max\n"), &quota, &period), -EBADMSG);
+
+	/* a gap in the CPU numbering would shift every later CPU's values */
+	ASSERT_EQ(parse_usage_all(LIT("cpu user system\n0 1 2\n2 3 4\n"), &split, &n), -EBADMSG);
+	ASSERT_EQ(parse_usage_all(LIT("cpu user\n0 1\n"), &split, &n), -EBADMSG);
+
+	ASSERT_EQ(
+	    parse_pressure(LIT("some avg10=0.00 avg60=0.00 avg300=0.00 total=5\n"), totals, &found),
+	    0);
+	ASSERT_EQ_U64(found, 1u << PRESSURE_SOME);
+	ASSERT_EQ_U64(totals[PRESSURE_SOME], 5);
+	ASSERT_EQ(parse_pressure(LIT("some avg10=0.00\n"), totals, &found), -EBADMSG);
+
+	ASSERT_EQ(parse_blkio_rwstat(LIT("8:0 Read\n"), DEV_RBYTES, &t), -EBADMSG);
+	ASSERT_EQ(parse_io_stat(LIT("8:0 rbytes\n"), &t), -EBADMSG);
+	ASSERT_EQ(parse_io_stat(LIT("x:0 rbytes=1\n"), &t), -EBADMSG);
+	dev_table_done(&t);
+
+	ASSERT_EQ(parse_uevent_devname(LIT("MAJOR=8\nDEVNAME=nvme0n1\n"), name), 0);
+	ASSERT_STREQ(name, "nvme0n1");
+	ASSERT_EQ(parse_uevent_devname(LIT("MAJOR=8\n"), name), -ENOENT);
+}
+
+int main(void)
+{
+	RUN(test_cpuacct_v1_prefers_adjusted_stat_and_reads_load);
+	RUN(test_cpuacct_per_cpu_is_opt_in_and_follows_cpu_order);
+	RUN(test_cpu_v1_shares_become_v2_weight_units_and_times_stay_ns);
+	RUN(test_cpu_v2_usec_become_ns_like_v1);
+	RUN(test_memory_v1_drops_unlimited_and_uses_hierarchical_stat);
+	RUN(test_memory_v2_events_feed_the_v1_equivalent_counters);
+	RUN(test_hugetlb_reads_each_page_size_and_skips_rsvd);
+	RUN(test_blkio_v1_and_v2_agree_per_named_device);
+	RUN(test_pids_limit_failures_from_events_and_max_is_absent);
+	RUN(test_pressure_exports_totals_in_usec);
+	RUN(test_every_reader_treats_missing_files_as_not_collected);
+	RUN(test_malformed_file_is_an_error_not_a_value);
+	RUN(test_format_parsers_on_edge_cases);
+	return 0;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Layout detection from mountinfo: v1, v2 and hybrid, captured-style fixtures. */
+#include <errno.h>
+
+#include "layout.h"
+#include "util.h"
+#include "test.h"
+
+static struct layout parse_fixture(const char *name, const char *prefix)
+{
+	struct layout l;
+	size_t len;
+	char *buf = fixture_read(name, &len);
+
+	ASSERT_EQ(layout_parse_mountinfo(buf, len, prefix, &l), 0);
+	free(buf);
+	return l;
+}
+
+static void test_v1_finds_each_controller_hierarchy_and_skips_named_ones(void)
+{
+	struct layout l = parse_fixture("v1.mountinfo", "");
+	static const struct {
+		const char *path, *name;
+		unsigned mask;
+	} expect[] = {
+	    {"/sys/fs/cgroup/cpuacct", "cpuacct", CONTROLLER_CPUACCT},
+	    {"/sys/fs/cgroup/memory", "memory", CONTROLLER_MEMORY},
+	    {"/sys/fs/cgroup/blkio", "blkio", CONTROLLER_BLKIO},
+	    {"/sys/fs/cgroup/cpu", "cpu", CONTROLLER_CPU},
+	    {"/sys/fs/cgroup/hugetlb", "hugetlb", CONTROLLER_HUGETLB},
+	    {"/sys/fs/cgroup/pids", "pids", CONTROLLER_PIDS},
+	};
+
+	ASSERT_EQ(l.n, ELEMENTSOF(expect));
+	for (size_t i = 0; i < l.n; i++) {
+		ASSERT_STREQ(l.hierarchies[i].path, expect[i].path);
+		ASSERT_STREQ(l.hierarchies[i].name, expect[i].name);
+		ASSERT_EQ(l.hierarchies[i].controllers, expect[i].mask);
+		ASSERT_TRUE(!l.hierarchies[i].unified);
+	}
+	ASSERT_STREQ(layout_kind(&l), "v1");
+	layout_done(&l);
+}
+
+static void test_v2_is_one_unified_hierarchy_under_the_prefix(void)
+{
+	struct layout l = parse_fixture("v2.mountinfo", "/tmp/fake");
+
+	ASSERT_EQ(l.n, 1);
+	ASSERT_STREQ(l.hierarchies[0].path, "/tmp/fake/sys/fs/cgroup");
+	ASSERT_STREQ(l.hierarchies[0].name, "unified");
+	ASSERT_TRUE(l.hierarchies[0].unified);
+	ASSERT_STREQ(layout_kind(&l), "v2");
+	layout_done(&l);
+}
+
+/*
+ * Hybrid: co-mounted cpu,cpuacct is one hierarchy; the second mount of it
+ * and the subtree mount of memory are the same hierarchies again and are
+ * dropped; cpuset and name=systemd carry nothing we read; unified is last.
+ */
+static void test_hybrid_dedups_mounts_and_orders_unified_last(void)
+{
+	struct layout l = parse_fixture("hybrid.mountinfo", "");
+
+	ASSERT_EQ(l.n, 6);
+	ASSERT_STREQ(l.hierarchies[0].path, "/sys/fs/cgroup/cpu,cpuacct");
+	ASSERT_STREQ(l.hierarchies[0].name, "cpu,cpuacct");
+	ASSERT_EQ(l.hierarchies[0].controllers, CONTROLLER_CPU | CONTROLLER_CPUACCT);
+	ASSERT_STREQ(l.hierarchies[1].path, "/sys/fs/cgroup/memory");
+	ASSERT_STREQ(l.hierarchies[4].name, "hugetlb");
+	ASSERT_STREQ(l.hierarchies[5].path, "/sys/fs/cgroup/unified");
+	ASSERT_TRUE(l.hierarchies[5].unified);
+	ASSERT_STREQ(layout_kind(&l), "hybrid");
+	layout_done(&l);
+}
+
+static void test_mount_point_escapes_are_decoded(void)
+{
+	struct layout l;
+	static const char mi[] = "1 0 0:40 / /mnt/a\\040b\\134c rw - cgroup x rw,pids\n";
+
+	ASSERT_EQ(layout_parse_mountinfo(LIT(mi), "", &l), 0);
+	ASSERT_EQ(l.n, 1);
+	ASSERT_STREQ(l.hierarchies[0].path, "/mnt/a b\\c");
+	layout_done(&l);
+}
+
+static void test_subtree_mount_is_replaced_by_a_later_whole_mount(void)
+{
+	struct layout l;
+	static const char mi[] = "1 0 0:40 /sub /mnt/sub rw - cgroup x rw,pids\n"
+				 "2 0 0:40 / /mnt/whole rw - cgroup x rw,pids\n";
+
+	ASSERT_EQ(layout_parse_mountinfo(LIT(mi), "", &l), 0);
+	ASSERT_EQ(l.n, 1);
+	ASSERT_STREQ(l.hierarchies[0].path, "/mnt/whole");
+	layout_done(&l);
+}
+
+static void test_truncated_line_is_an_error(void)
+{
+	struct layout l;
+
+	ASSERT_EQ(layout_parse_mountinfo(LIT("1 0 0:40 / /mnt rw shared:1\n"), "", &l), -EBADMSG);
+	ASSERT_EQ(layout_parse_mountinfo(LIT("1 0 0:40 / /mnt rw - cgroup2\n"), "", &l), -EBADMSG);
+}
+
+int main(void)
+{
+	RUN(test_v1_finds_each_controller_hierarchy_and_skips_named_ones);
+	RUN(test_v2_is_one_unified_hierarchy_under_the_prefix);
+	RUN(test_hybrid_dedups_mounts_and_orders_unified_last);
+	RUN(test_mount_point_escapes_are_decoded);
+	RUN(test_subtree_mount_is_replaced_by_a_later_whole_mount);
+	RUN(test_truncated_line_is_an_error);
+	return 0;
+}

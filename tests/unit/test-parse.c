@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The shared parsing primitives: checked numbers, keyed files, lists. */
+#include <errno.h>
+
+#include "parse.h"
+#include "test.h"
+
+static void test_u64_rejects_everything_but_plain_decimal(void)
+{
+	uint64_t v;
+
+	ASSERT_EQ(parse_u64(span_make(LIT("18446744073709551615")), &v), 0);
+	ASSERT_EQ_U64(v, UINT64_MAX);
+	ASSERT_EQ(parse_u64(span_make(LIT("18446744073709551616")), &v), -ERANGE);
+	ASSERT_EQ(parse_u64(span_make(LIT("99999999999999999999")), &v), -ERANGE);
+	ASSERT_EQ(parse_u64(span_make(LIT("")), &v), -EINVAL);
+	ASSERT_EQ(parse_u64(span_make(LIT("+1")), &v), -EINVAL);
+	ASSERT_EQ(parse_u64(span_make(LIT("-1")), &v), -EINVAL);
+	ASSERT_EQ(parse_u64(span_make(LIT(" 1")), &v), -EINVAL);
+	ASSERT_EQ(parse_u64(span_make(LIT("0x10")), &v), -EINVAL);
+	ASSERT_EQ(parse_u64(span_make(LIT("1.5")), &v), -EINVAL);
+	/* a length shorter than the string must stop the parse */
+	ASSERT_EQ(parse_u64(span_make("12345", 3), &v), 0);
+	ASSERT_EQ_U64(v, 123);
+}
+
+static void test_s64_accepts_minus_and_checks_both_bounds(void)
+{
+	int64_t v;
+
+	ASSERT_EQ(parse_s64(span_make(LIT("-1")), &v), 0);
+	ASSERT_EQ(v, -1);
+	ASSERT_EQ(parse_s64(span_make(LIT("-9223372036854775808")), &v), 0);
+	ASSERT_EQ(v, INT64_MIN);
+	ASSERT_EQ(parse_s64(span_make(LIT("9223372036854775808")), &v), -ERANGE);
+	ASSERT_EQ(parse_s64(span_make(LIT("-9223372036854775809")), &v), -ERANGE);
+	ASSERT_EQ(parse_s64(span_make(LIT("-")), &v), -EINVAL);
+}
+
+static void test_single_value_takes_max_and_one_trailing_newline(void)
+{
+	uint64_t v;
+	int64_t s;
+
+	ASSERT_EQ(parse_single_value(LIT("4096\n"), &v), 0);
+	ASSERT_EQ_U64(v, 4096);
+	ASSERT_EQ(parse_single_value(LIT("4096"), &v), 0);
+	ASSERT_EQ_U64(v, 4096);
+	ASSERT_EQ(parse_single_value(LIT("max\n"), &v), 0);
+	ASSERT_EQ_U64(v, CG_UNLIMITED);
+	ASSERT_EQ(parse_single_value(LIT("1 2\n"), &v), -EBADMSG);
+	ASSERT_EQ(parse_single_value(LIT("1\n2\n"), &v), -EBADMSG);
+	ASSERT_EQ(parse_single_value(LIT("\n"), &v), -EBADMSG);
+	ASSERT_EQ(parse_single_value(LIT(""), &v), -EBADMSG);
+	ASSERT_EQ(parse_single_s64(LIT("-1\n"), &s), 0);
+	ASSERT_EQ(s, -1);
+}
+
+static void test_flat_keyed_ignores_unknown_keys_and_reports_found(void)
+{
+	static const char *const keys[] = {"nr_periods", "throttled_time", "absent"};
+	uint64_t v[3], found;
+
+	ASSERT_EQ(parse_flat_keyed(LIT("nr_periods 5\nwait_sum 7 junk junk\nthrottled_time 9"),
+				   keys, 3, v, &found),
+		  0);
+	ASSERT_EQ_U64(found, 3);
+	ASSERT_EQ_U64(v[0], 5);
+	ASSERT_EQ_U64(v[1], 9);
+}
+
+static void test_flat_keyed_rejects_duplicate_or_malformed_known_keys(void)
+{
+	static const char *const keys[] = {"max"};
+	uint64_t v[1], found;
+
+	ASSERT_EQ(parse_flat_keyed(LIT("max 1\nmax 2\n"), keys, 1, v, &found), -EBADMSG);
+	ASSERT_EQ(parse_flat_keyed(LIT("max x\n"), keys, 1, v, &found), -EBADMSG);
+	ASSERT_EQ(parse_flat_keyed(LIT("max\n"), keys, 1, v, &found), -EBADMSG);
+	ASSERT_EQ(parse_flat_keyed(LIT("max 1 2\n"), keys, 1, v, &found), -EBADMSG);
+	ASSERT_EQ(parse_flat_keyed(LIT(""), keys, 1, v, &found), 0);
+	ASSERT_EQ_U64(found, 0);
+}
+
+static void test_nested_fields_skip_unknown_and_need_equals(void)
+{
+	static const char *const keys[] = {"rbytes", "wiops"};
+	uint64_t v[2], found;
+
+	ASSERT_EQ(parse_nested_fields(span_make(LIT("rbytes=7 cost.vrate=1.5 wiops=max")), keys, 2,
+				      v, &found),
+		  0);
+	ASSERT_EQ_U64(found, 3);
+	ASSERT_EQ_U64(v[0], 7);
+	ASSERT_EQ_U64(v[1], CG_UNLIMITED);
+	ASSERT_EQ(parse_nested_fields(span_make(LIT("rbytes")), keys, 2, v, &found), -EBADMSG);
+}
+
+static void test_u64_list_reads_percpu_with_trailing_blank(void)
+{
+	uint64_t *v;
+	size_t n;
+
+	ASSERT_EQ(parse_u64_list(LIT("1 22 333 \n"), &v, &n), 0);
+	ASSERT_EQ(n, 3);
+	ASSERT_EQ_U64(v[0], 1);
+	ASSERT_EQ_U64(v[2], 333);
+	free(v);
+	ASSERT_EQ(parse_u64_list(LIT("1 x\n"), &v, &n), -EBADMSG);
+	ASSERT_EQ(parse_u64_list(LIT("1\n2\n"), &v, &n), -EBADMSG);
+}
+
+static void test_devnum_needs_both_numbers(void)
+{
+	uint32_t maj, min;
+
+	ASSERT_EQ(parse_devnum(span_make(LIT("254:16")), &maj, &min), 0);
+	ASSERT_EQ(maj, 254);
+	ASSERT_EQ(min, 16);
+	ASSERT_EQ(parse_devnum(span_make(LIT("254")), &maj, &min), -EBADMSG);
+	ASSERT_EQ(parse_devnum(span_make(LIT("254:")), &maj, &min), -EBADMSG);
+	ASSERT_EQ(parse_devnum(span_make(LIT("4294967296:0")), &maj, &min), -EBADMSG);
+}
+
+int main(void)
+{
+	RUN(test_u64_rejects_everything_but_plain_decimal);
+	RUN(test_s64_accepts_minus_and_checks_both_bounds);
+	RUN(test_single_value_takes_max_and_one_trailing_newline);
+	RUN(test_flat_keyed_ignores_unknown_keys_and_reports_found);
+	RUN(test_flat_keyed_rejects_duplicate_or_malformed_known_keys);
+	RUN(test_nested_fields_skip_unknown_and_need_equals);
+	RUN(test_u64_list_reads_percpu_with_trailing_blank);
+	RUN(test_devnum_needs_both_numbers);
+	return 0;
+}

@@ -1,0 +1,33 @@
+# Shared helpers for the vm/ scripts: where the cache lives and how to fail.
+# Sourced, not executed.
+
+CGACCT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CGACCT_CACHE=${CGACCT_CACHE:-$HOME/.cache/cgacct}
+
+die() {
+	echo "${0##*/}: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "${0##*/}: $*" >&2
+}
+
+# The Debian tarball the series applies to.
+kernel_tarball() {
+	local t
+	for t in /usr/src/linux-source-6.1.tar.xz /usr/src/linux-source-6.1.tar.bz2; do
+		[ -f "$t" ] && { echo "$t"; return 0; }
+	done
+	return 1
+}
+
+# The patches of the series, in order, without the cover letter.
+kernel_patches() {
+	local p
+	for p in "$CGACCT_ROOT"/kernel/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ -e "$p" ] || continue
+		case "${p##*/}" in 0000-*) continue ;; esac
+		echo "$p"
+	done
+}
