@@ -64,6 +64,11 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 	bool vanished = false;
 	int r;
 
+	if (run->opts->select &&
+	    !run->opts->select(run->opts->select_userdata,
+			       run->h->path + (run->opts->root ? strlen(run->opts->root) : 0),
+			       e->path, e->depth))
+		return 0;
 	rec.path = strdup(e->path);
 	if (!rec.path)
 		return -ENOMEM;
@@ -74,7 +79,7 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 	for (size_t i = 0; i < n_controllers && !vanished; i++) {
 		const struct controller *c = controllers[i];
 
-		if (!controller_applies(c, run->h))
+		if (!controller_applies(c, run->h) || (run->opts->skip_controllers & (1u << i)))
 			continue;
 		r = run->h->unified ? c->read_v2(&ctx) : c->read_v1(&ctx);
 		if (r == -ENOMEM)
@@ -84,7 +89,11 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 		else if (r < 0)
 			run->snap->collectors[i].errors++;
 	}
-	if (vanished || cgroup_gone(e->fd)) {
+	if (vanished || cgroup_gone(e->fd))
+		vanished = true;
+	if (run->opts->on_visit)
+		run->opts->on_visit(run->opts->userdata, run->h->name, e->path, e->id, !vanished);
+	if (vanished) {
 		run->snap->vanished++;
 		r = 0;
 		goto out;

@@ -6,13 +6,37 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "snapshot.h"
 
+/*
+ * Called once per visited cgroup, in walk order, after it was read: kept is
+ * false if it vanished meanwhile. The snapshot sorts records by path, so
+ * this is the only place the walk order (depth first, siblings by serial)
+ * can be observed; cgacctd --walk-order prints it for the guest tests.
+ */
+typedef void (*collect_visit_fn)(void *userdata, const char *hierarchy, const char *path,
+				 uint64_t id, bool kept);
+
+/*
+ * Whether to read a cgroup: mount is the hierarchy's mount point as in
+ * mountinfo (without the root prefix), path the cgroup below it ("/" for
+ * its root) and depth its distance from there. A cgroup not selected is
+ * not read, but the walk still descends into it.
+ */
+typedef bool (*collect_select_fn)(void *userdata, const char *mount, const char *path,
+				  unsigned depth);
+
 struct collect_options {
-	const char *mountinfo; /* file to read the mount table from */
-	const char *root;      /* prefix for mount points and /sys ("" = real root) */
-	bool per_cpu;	       /* per-CPU CPU time series (one per CPU per cgroup) */
+	const char *mountinfo;	   /* file to read the mount table from */
+	const char *root;	   /* prefix for mount points and /sys ("" = real root) */
+	bool per_cpu;		   /* per-CPU CPU time series (one per CPU per cgroup) */
+	collect_visit_fn on_visit; /* may be NULL */
+	void *userdata;		   /* for on_visit */
+	collect_select_fn select;  /* NULL: every cgroup */
+	void *select_userdata;
+	unsigned skip_controllers; /* bit i set: controllers[i] is not read */
 };
 
 int collect_snapshot(const struct collect_options *o, struct snapshot *ret);

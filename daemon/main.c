@@ -1,29 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cgacctd: only wiring. Parse the command line, collect one snapshot,
- * render it, print it. The HTTP server comes with the next issue.
+ * cgacctd: only wiring. Parse the command line, load the configuration,
+ * then check it, collect once, or serve.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "collect.h"
+#include "cli.h"
+#include "collection.h"
+#include "log.h"
 #include "render.h"
+#include "service.h"
+#include "systemd.h"
+#include "util.h"
 
-static void help(void)
+/* One line per visited cgroup; see --walk-order in cli.c. */
+static void print_visit(void *userdata, const char *hierarchy, const char *path, uint64_t id,
+			bool kept)
 {
-	printf("Usage: cgacctd --once [OPTIONS]\n"
-	       "Per-cgroup resource accounting in the Prometheus text format.\n\n"
-	       "  --once             collect once, print the exposition to stdout, exit\n"
-	       "  --per-cpu          also export per-CPU CPU time (one series per CPU and cgroup)\n"
-	       "  --mountinfo FILE   mount table to find hierarchies in (default "
-	       "/proc/self/mountinfo)\n"
-	       "  --root DIR         prefix for every mount point and for /sys; with --mountinfo\n"
-	       "                     this points cgacctd at a fake tree, e.g. in tests\n"
-	       "  -h, --help         show this help\n"
-	       "      --version      show the version\n");
+	FILE *f = userdata;
+
+	fprintf(f, "%s\t%" PRIu64 "\t%s\t", hierarchy, id, kept ? "kept" : "vanished");
+	for (const char *p = path; *p; p++) {
+		const char *escaped = *p == '\\'   ? "\\\\"
+				      : *p == '\t' ? "\\t"
+				      : *p == '\n' ? "\\n"
+						   : NULL;
+
+		if (escaped)
+			fputs(escaped, f);
+		else
+			fputc(*p, f);
+	}
+	fputc('\n', f);
 }
 
 static int write_all(const char *buf, size_t len)
@@ -42,66 +54,73 @@ static int write_all(const char *buf, size_t len)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* --once: one collection with the configuration's selection, printed as text. */
+static int run_once(const struct cli *cli, const struct config *cfg, struct log_target *log)
 {
-	enum { OPT_ONCE = 256, OPT_PER_CPU, OPT_MOUNTINFO, OPT_ROOT, OPT_VERSION };
-	static const struct option options[] = {
-	    {"once", no_argument, NULL, OPT_ONCE},
-	    {"per-cpu", no_argument, NULL, OPT_PER_CPU},
-	    {"mountinfo", required_argument, NULL, OPT_MOUNTINFO},
-	    {"root", required_argument, NULL, OPT_ROOT},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, OPT_VERSION},
-	    {0},
-	};
-	struct collect_options o = {.mountinfo = "/proc/self/mountinfo", .root = ""};
+	_cleanup_fclose_ FILE *walk_file = NULL;
+	struct collect_options o;
 	struct snapshot snap;
 	struct strbuf out = {0};
-	bool once = false;
-	int c, r;
+	int r;
 
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
-		switch (c) {
-		case OPT_ONCE:
-			once = true;
-			break;
-		case OPT_PER_CPU:
-			o.per_cpu = true;
-			break;
-		case OPT_MOUNTINFO:
-			o.mountinfo = optarg;
-			break;
-		case OPT_ROOT:
-			o.root = optarg;
-			break;
-		case 'h':
-			help();
-			return 0;
-		case OPT_VERSION:
-			printf("cgacctd %s\n", CGACCT_VERSION);
-			return 0;
-		default:
-			return 2;
+	collection_options(cfg, cli, &o);
+	if (cli->walk_order) {
+		walk_file = fopen(cli->walk_order, "we");
+		if (!walk_file) {
+			log_error(log, "%s: %s", cli->walk_order, strerror(errno));
+			return -errno;
 		}
+		o.on_visit = print_visit;
+		o.userdata = walk_file;
 	}
-	if (optind < argc || !once) {
-		fprintf(stderr, "cgacctd: only --once is implemented; see --help\n");
-		return 2;
-	}
-
 	r = collect_snapshot(&o, &snap);
+	if (walk_file && fclose(TAKE_PTR(walk_file)) != 0 && r >= 0) {
+		log_error(log, "%s: %s", cli->walk_order, strerror(errno));
+		return -errno;
+	}
 	if (r < 0) {
-		fprintf(stderr, "cgacctd: collection failed: %s\n", strerror(-r));
-		return 1;
+		log_error(log, "collection failed: %s", strerror(-r));
+		return r;
 	}
 	r = render_prometheus(&snap, CGACCT_VERSION, &out);
 	if (r >= 0)
 		r = write_all(out.buf, out.len);
 	snapshot_free(&snap);
 	strbuf_done(&out);
+	if (r < 0)
+		log_error(log, "%s", strerror(-r));
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	struct log_target log;
+	struct config_error err;
+	struct config *cfg = NULL;
+	struct cli cli;
+	int r;
+
+	r = cli_parse(argc, argv, &cli);
+	if (r != 0)
+		return r > 0 ? 0 : 2;
+	log_init(&log, LOG_INFO, systemd_stderr_is_journal());
+
+	r = cli_load_config(&cli, &cfg, &err);
 	if (r < 0) {
-		fprintf(stderr, "cgacctd: %s\n", strerror(-r));
+		log_error(&log, "%s", err.message[0] ? err.message : strerror(-r));
+		cli_done(&cli);
 		return 1;
 	}
-	return 0;
+	atomic_store(&log.max_level, cfg->log_level);
+
+	if (cli.check_config) {
+		printf("%s: configuration OK\n", cli.config_file ? cli.config_file : "(built-in)");
+		config_free(cfg);
+	} else if (cli.once) {
+		r = run_once(&cli, cfg, &log);
+		config_free(cfg);
+	} else
+		r = service_run(&cli, cfg, &log);
+	cli_done(&cli);
+	return r < 0 ? 1 : 0;
 }

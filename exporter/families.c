@@ -30,11 +30,11 @@ const struct family families[_METRIC_MAX] = {
     [METRIC_INFO_SERIAL] = {"cgroup_info",
 			    "Identity of a cgroup per hierarchy: cgroup.serial (never reused) "
 			    "or, without it, the directory inode number.",
-			    FAMILY_GAUGE, "hierarchy", 0, "serial"},
+			    FAMILY_INFO, "hierarchy", 0, "serial"},
     [METRIC_INFO_INO] = {"cgroup_info",
 			 "Identity of a cgroup per hierarchy: cgroup.serial (never reused) "
 			 "or, without it, the directory inode number.",
-			 FAMILY_GAUGE, "hierarchy", 0, "ino"},
+			 FAMILY_INFO, "hierarchy", 0, "ino"},
 
     [METRIC_CPU_USAGE] = SECONDS_COUNTER("cgroup_cpu_usage_seconds_total",
 					 "CPU time consumed (cpuacct.usage, cpu.stat usage_usec)."),
@@ -241,3 +241,15 @@ const struct family families[_METRIC_MAX] = {
 				    "Time all tasks stalled on I/O (io.pressure full).",
 				    FAMILY_COUNTER, NULL, US, NULL},
 };
+
+const char *family_sample_suffix(enum family_type type)
+{
+	switch (type) {
+	case FAMILY_COUNTER:
+		return "_total";
+	case FAMILY_INFO:
+		return "_info";
+	default:
+		return "";
+	}
+}

@@ -13,10 +13,11 @@
 enum family_type {
 	FAMILY_GAUGE,
 	FAMILY_COUNTER,
+	FAMILY_INFO, /* a gauge of 1 whose labels carry the information */
 };
 
 struct family {
-	const char *name;
+	const char *name; /* the sample name, with _total or _info as the type demands */
 	const char *help;
 	enum family_type type;
 	const char *label;	/* name of the sample's label, or NULL */
@@ -25,3 +26,9 @@ struct family {
 };
 
 extern const struct family families[_METRIC_MAX];
+
+/*
+ * The suffix a type's sample names carry: "_total", "_info" or "".
+ * OpenMetrics names the family without it in "# TYPE" and "# HELP".
+ */
+const char *family_sample_suffix(enum family_type type);

@@ -1,38 +1,48 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Text format 0.0.4: each family once, contiguous, "# HELP" and "# TYPE"
- * first; label values escape backslash, double quote and newline; no
- * timestamps, so Prometheus applies staleness when a cgroup disappears.
- * Families without any sample are left out entirely.
+ * The exposition, in text format 0.0.4 or OpenMetrics 1.0: each family
+ * once, contiguous, "# HELP" and "# TYPE" first; label values escape
+ * backslash, double quote and newline; no timestamps, so Prometheus applies
+ * staleness when a cgroup disappears. Families without any sample are left
+ * out entirely.
+ *
+ * The two formats differ only in the family headers (OpenMetrics names a
+ * counter "x" and its sample "x_total", has an info type, escapes quotes in
+ * HELP) and in OpenMetrics' mandatory "# EOF"; everything else is shared.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "families.h"
 #include "render.h"
 
 /* Enough digits for every divisor we use (1e9, 1024 needs 10). */
 #define FRACTION_DIGITS_MAX 12
 
-void render_label_value(struct strbuf *b, const char *value)
+const char *render_content_type(enum render_format f)
+{
+	return f == RENDER_OPENMETRICS ? OPENMETRICS_CONTENT_TYPE : PROMETHEUS_CONTENT_TYPE;
+}
+
+/* Text 0.0.4 HELP escapes backslash and newline; label values and OpenMetrics also '"'. */
+static void render_escaped(struct strbuf *b, const char *value, bool quote)
 {
 	for (const char *p = value; *p; p++) {
-		switch (*p) {
-		case '\\':
+		if (*p == '\\')
 			strbuf_puts(b, "\\\\");
-			break;
-		case '"':
-			strbuf_puts(b, "\\\"");
-			break;
-		case '\n':
+		else if (*p == '\n')
 			strbuf_puts(b, "\\n");
-			break;
-		default:
+		else if (*p == '"' && quote)
+			strbuf_puts(b, "\\\"");
+		else
 			strbuf_putc(b, *p);
-		}
 	}
+}
+
+void render_label_value(struct strbuf *b, const char *value)
+{
+	render_escaped(b, value, true);
 }
 
 /*
@@ -60,10 +70,22 @@ void render_scaled(struct strbuf *b, uint64_t value, uint64_t divisor)
 	}
 }
 
-static void render_header(struct strbuf *b, const char *name, const char *help, bool counter)
+void render_header(struct strbuf *b, enum render_format f, const char *name, const char *help,
+		   enum family_type type)
 {
-	strbuf_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name,
-		      counter ? "counter" : "gauge");
+	static const char *const keywords[][_RENDER_FORMAT_MAX] = {
+	    [FAMILY_GAUGE] = {"gauge", "gauge"},
+	    [FAMILY_COUNTER] = {"counter", "counter"},
+	    [FAMILY_INFO] = {"gauge", "info"},
+	};
+	bool om = f == RENDER_OPENMETRICS;
+	size_t len = strlen(name), suffix = strlen(family_sample_suffix(type));
+
+	if (om && len > suffix && strcmp(name + len - suffix, family_sample_suffix(type)) == 0)
+		len -= suffix;
+	strbuf_printf(b, "# HELP %.*s ", (int)len, name);
+	render_escaped(b, help, om);
+	strbuf_printf(b, "\n# TYPE %.*s %s\n", (int)len, name, keywords[type][f]);
 }
 
 static void render_sample(struct strbuf *b, const struct family *f, const char *path,
@@ -88,15 +110,17 @@ static void render_sample(struct strbuf *b, const struct family *f, const char *
 }
 
 /*
- * Metrics [first, end) form one family. Records' samples are sorted by
- * metric, so each record's cursor only moves forward across families.
+ * Metrics [first, end) form one family, over the first n_records records.
+ * Records' samples are sorted by metric, so each record's cursor only moves
+ * forward across families.
  */
-static void render_family(struct strbuf *b, const struct snapshot *s, size_t *cursor,
-			  unsigned first, unsigned end)
+static void render_family(struct strbuf *b, enum render_format f, const struct snapshot *s,
+			  size_t n_records, size_t *cursor, unsigned first, unsigned end)
 {
+	const struct family *fam = &families[first];
 	bool header = false;
 
-	for (size_t i = 0; i < s->n_records; i++) {
+	for (size_t i = 0; i < n_records; i++) {
 		const struct cgroup_record *r = &s->records[i];
 
 		for (; cursor[i] < r->n_samples && r->samples[cursor[i]].metric < end;
@@ -106,8 +130,7 @@ static void render_family(struct strbuf *b, const struct snapshot *s, size_t *cu
 			if (sm->metric < first)
 				continue;
 			if (!header) {
-				render_header(b, families[first].name, families[first].help,
-					      families[first].type == FAMILY_COUNTER);
+				render_header(b, f, fam->name, fam->help, fam->type);
 				header = true;
 			}
 			render_sample(b, &families[sm->metric], r->path, sm);
@@ -115,46 +138,78 @@ static void render_family(struct strbuf *b, const struct snapshot *s, size_t *cu
 	}
 }
 
-static void render_self(struct strbuf *b, const struct snapshot *s, const char *version)
+/*
+ * How many records (in path order) fit under the series cap. Whole cgroups
+ * are dropped rather than single series, so what is exported of a cgroup
+ * is always complete and the cut is the same on every scrape.
+ */
+static size_t records_within_cap(const struct snapshot *s, uint64_t cap, uint64_t *ret_dropped)
 {
-	render_header(b, "cgacct_build_info", "cgacct version, value always 1.", false);
+	uint64_t series = 0, dropped = 0;
+	size_t keep = s->n_records;
+
+	for (size_t i = 0; i < s->n_records; i++) {
+		if (keep == s->n_records && cap > 0 && series + s->records[i].n_samples > cap)
+			keep = i;
+		if (keep == s->n_records)
+			series += s->records[i].n_samples;
+		else
+			dropped += s->records[i].n_samples;
+	}
+	*ret_dropped = dropped;
+	return keep;
+}
+
+static void render_self(struct strbuf *b, enum render_format f, const struct snapshot *s,
+			const char *version, size_t kept, uint64_t dropped)
+{
+	render_header(b, f, "cgacct_build_info", "cgacct version, value always 1.", FAMILY_INFO);
 	strbuf_puts(b, "cgacct_build_info{version=\"");
 	render_label_value(b, version);
 	strbuf_puts(b, "\"} 1\n");
 
-	render_header(b, "cgacct_collection_duration_seconds",
-		      "Time the collection behind this exposition took.", false);
+	render_header(b, f, "cgacct_collection_duration_seconds",
+		      "Time the collection behind this exposition took.", FAMILY_GAUGE);
 	strbuf_puts(b, "cgacct_collection_duration_seconds ");
 	render_scaled(b, s->duration_ns, 1000000000u);
 	strbuf_putc(b, '\n');
 
-	render_header(b, "cgacct_collector_success",
-		      "1 if the collector read every cgroup without error.", false);
+	render_header(b, f, "cgacct_collector_success",
+		      "1 if the collector read every cgroup without error.", FAMILY_GAUGE);
 	for (size_t i = 0; i < s->n_collectors; i++)
 		strbuf_printf(b, "cgacct_collector_success{collector=\"%s\"} %d\n",
 			      s->collectors[i].name, s->collectors[i].errors == 0);
 
-	render_header(b, "cgacct_collector_errors",
-		      "Cgroups or hierarchies the collector failed to read.", false);
+	render_header(b, f, "cgacct_collector_errors",
+		      "Cgroups or hierarchies the collector failed to read.", FAMILY_GAUGE);
 	for (size_t i = 0; i < s->n_collectors; i++)
 		strbuf_printf(b, "cgacct_collector_errors{collector=\"%s\"} %u\n",
 			      s->collectors[i].name, s->collectors[i].errors);
 
-	render_header(b, "cgacct_cgroups", "Cgroups collected per hierarchy.", false);
+	render_header(b, f, "cgacct_cgroups", "Cgroups collected per hierarchy.", FAMILY_GAUGE);
 	for (size_t i = 0; i < s->n_hierarchies; i++) {
 		strbuf_puts(b, "cgacct_cgroups{hierarchy=\"");
 		render_label_value(b, s->hierarchies[i].name);
 		strbuf_printf(b, "\"} %zu\n", s->hierarchies[i].cgroups);
 	}
 
-	render_header(b, "cgacct_cgroups_vanished",
-		      "Cgroups removed while the collection was reading them.", false);
+	render_header(b, f, "cgacct_cgroups_vanished",
+		      "Cgroups removed while the collection was reading them.", FAMILY_GAUGE);
 	strbuf_printf(b, "cgacct_cgroups_vanished %" PRIu64 "\n", s->vanished);
+
+	render_header(b, f, "cgacct_series_limit_hit",
+		      "1 if max_series cut cgroups from this exposition.", FAMILY_GAUGE);
+	strbuf_printf(b, "cgacct_series_limit_hit %d\n", kept < s->n_records);
+	render_header(b, f, "cgacct_series_dropped",
+		      "Series left out of this exposition by max_series.", FAMILY_GAUGE);
+	strbuf_printf(b, "cgacct_series_dropped %" PRIu64 "\n", dropped);
 }
 
-int render_prometheus(const struct snapshot *s, const char *version, struct strbuf *out)
+int render_exposition(const struct snapshot *s, const struct render_options *o, struct strbuf *out)
 {
 	size_t *cursor = calloc(s->n_records ? s->n_records : 1, sizeof(*cursor));
+	uint64_t dropped;
+	size_t kept = records_within_cap(s, o->max_series, &dropped);
 
 	if (!cursor)
 		return -ENOMEM;
@@ -163,10 +218,21 @@ int render_prometheus(const struct snapshot *s, const char *version, struct strb
 
 		while (end < _METRIC_MAX && strcmp(families[end].name, families[m].name) == 0)
 			end++;
-		render_family(out, s, cursor, m, end);
+		render_family(out, o->format, s, kept, cursor, m, end);
 		m = end;
 	}
 	free(cursor);
-	render_self(out, s, version);
+	render_self(out, o->format, s, o->version, kept, dropped);
+	if (o->extra)
+		o->extra(out, o->format, o->extra_userdata);
+	if (o->format == RENDER_OPENMETRICS)
+		strbuf_puts(out, "# EOF\n");
 	return strbuf_status(out);
+}
+
+int render_prometheus(const struct snapshot *s, const char *version, struct strbuf *out)
+{
+	const struct render_options o = {.format = RENDER_TEXT, .version = version};
+
+	return render_exposition(s, &o, out);
 }

@@ -1,17 +1,42 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Rendering a snapshot as the Prometheus text exposition format 0.0.4.
- * Pure formatting: the exporter never opens a cgroup file.
+ * Rendering a snapshot as the Prometheus text exposition format 0.0.4 or
+ * as OpenMetrics 1.0. Pure formatting: the exporter never opens a cgroup
+ * file.
  */
 #pragma once
 
 #include <stdint.h>
 
+#include "families.h"
 #include "snapshot.h"
 #include "strbuf.h"
 
-#define PROMETHEUS_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+#define PROMETHEUS_CONTENT_TYPE	 "text/plain; version=0.0.4; charset=utf-8"
+#define OPENMETRICS_CONTENT_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
 
+enum render_format {
+	RENDER_TEXT,	    /* 0.0.4, what promtool and every Prometheus parse */
+	RENDER_OPENMETRICS, /* 1.0.0: counters and infos typed by family name, "# EOF" */
+	_RENDER_FORMAT_MAX,
+};
+
+struct render_options {
+	enum render_format format;
+	const char *version; /* for cgacct_build_info */
+	uint64_t max_series; /* cap on per-cgroup series, 0 = none; whole cgroups are dropped */
+	/* More self-metric families, written before OpenMetrics' end marker; may be NULL. */
+	void (*extra)(struct strbuf *b, enum render_format f, const void *userdata);
+	const void *extra_userdata;
+};
+
+int render_exposition(const struct snapshot *s, const struct render_options *o, struct strbuf *out);
+/* The text format without a cap or extra families, as cgacctd --once prints it. */
 int render_prometheus(const struct snapshot *s, const char *version, struct strbuf *out);
+
+/* "# HELP" and "# TYPE" of a family, named as the format wants. */
+void render_header(struct strbuf *b, enum render_format f, const char *name, const char *help,
+		   enum family_type type);
 void render_label_value(struct strbuf *b, const char *value);
 void render_scaled(struct strbuf *b, uint64_t value, uint64_t divisor);
+const char *render_content_type(enum render_format f);

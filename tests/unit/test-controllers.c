@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Every reader on the fixture files of one cgroup (tests/fixtures/v1, v2):
- * the exact list of samples each produces, so a changed table row, unit or
- * "unlimited" rule shows up as a difference. v1 and v2 fixtures describe
- * the same state, so many expectations are shared.
+ * Every reader on the fixture files of one cgroup (tests/fixtures/v1, v2,
+ * hybrid, captured from the guest kernel by tests/fixtures/capture): the
+ * exact list of samples each produces, so a changed table row, unit or
+ * "unlimited" rule shows up as a difference. Each layout's /a ran the same
+ * workloads under the same limits, so the settled values agree across
+ * layouts; the counters differ from run to run.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,15 +51,19 @@ struct fake_sysfs {
 	struct devnames devnames;
 };
 
-/* sda has a uevent, vdb only the symlink, 254:32 nothing: three lookup paths. */
+/*
+ * The guest's disk 254:0 has a uevent naming it vda, 254:16 only the
+ * symlink: two of the three lookup paths (the third, "MAJ:MIN", is
+ * test_blkio_names_by_symlink_or_number).
+ */
 static void fake_sysfs_init(struct fake_sysfs *f)
 {
 	char *p;
 
 	f->root = tmpdir_make();
-	ASSERT_TRUE(asprintf(&p, "%s/sys/dev/block/8:0", f->root) >= 0);
+	ASSERT_TRUE(asprintf(&p, "%s/sys/dev/block/254:0", f->root) >= 0);
 	mkdir_p(p);
-	file_write(p, "uevent", "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n");
+	file_write(p, "uevent", "MAJOR=254\nMINOR=0\nDEVNAME=vda\nDEVTYPE=disk\n");
 	free(p);
 	ASSERT_TRUE(asprintf(&p, "%s/sys/dev/block/254:16", f->root) >= 0);
 	ASSERT_TRUE(symlink("../../devices/pci0000:00/virtio3/block/vdb", p) == 0);
@@ -94,10 +100,10 @@ static struct cgroup_record read_fixture(const char *dir, const struct controlle
 static void test_cpuacct_v1_prefers_adjusted_stat_and_reads_load(void)
 {
 	static const struct expect e[] = {
-	    {METRIC_CPU_USAGE, NULL, 123456789012},
-	    {METRIC_CPU_LOAD, NULL, 150},
-	    {METRIC_CPU_USER, NULL, 101000000000}, /* 10100 ticks at USER_HZ 100 */
-	    {METRIC_CPU_SYSTEM, NULL, 22450000000},
+	    {METRIC_CPU_USAGE, NULL, 6020658061},
+	    {METRIC_CPU_LOAD, NULL, 38},
+	    {METRIC_CPU_USER, NULL, 2950000000}, /* 295 ticks at USER_HZ 100 */
+	    {METRIC_CPU_SYSTEM, NULL, 3060000000},
 	};
 	struct cgroup_record r = read_fixture("v1", &controller_cpuacct, false, false);
 
@@ -108,18 +114,33 @@ static void test_cpuacct_v1_prefers_adjusted_stat_and_reads_load(void)
 static void test_cpuacct_per_cpu_is_opt_in_and_follows_cpu_order(void)
 {
 	static const struct expect e[] = {
-	    {METRIC_CPU_USAGE, NULL, 123456789012},
-	    {METRIC_CPU_LOAD, NULL, 150},
-	    {METRIC_CPU_USER, NULL, 101000000000},
-	    {METRIC_CPU_SYSTEM, NULL, 22450000000},
-	    {METRIC_CPU_USAGE_PER_CPU, "0", 61728394506},
-	    {METRIC_CPU_USAGE_PER_CPU, "1", 61728394506},
-	    {METRIC_CPU_USER_PER_CPU, "0", 50000000000},
-	    {METRIC_CPU_SYSTEM_PER_CPU, "0", 10000000000},
-	    {METRIC_CPU_USER_PER_CPU, "1", 50000000000},
-	    {METRIC_CPU_SYSTEM_PER_CPU, "1", 10000000000},
+	    {METRIC_CPU_USAGE, NULL, 6020658061},
+	    {METRIC_CPU_LOAD, NULL, 38},
+	    {METRIC_CPU_USER, NULL, 2950000000},
+	    {METRIC_CPU_SYSTEM, NULL, 3060000000},
+	    {METRIC_CPU_USAGE_PER_CPU, "0", 2848785456},
+	    {METRIC_CPU_USAGE_PER_CPU, "1", 3171872605},
+	    {METRIC_CPU_USER_PER_CPU, "0", 52000000},
+	    {METRIC_CPU_SYSTEM_PER_CPU, "0", 1956000000},
+	    {METRIC_CPU_USER_PER_CPU, "1", 1940000000},
+	    {METRIC_CPU_SYSTEM_PER_CPU, "1", 116000000},
 	};
 	struct cgroup_record r = read_fixture("v1", &controller_cpuacct, false, true);
+
+	check_samples(&r, e, ELEMENTSOF(e));
+	record_done(&r);
+}
+
+/* Hybrid: cpuacct is alone on v1 and its reader sees the same files there. */
+static void test_cpuacct_on_hybrid_v1_hierarchy(void)
+{
+	static const struct expect e[] = {
+	    {METRIC_CPU_USAGE, NULL, 6023193470},
+	    {METRIC_CPU_LOAD, NULL, 43},
+	    {METRIC_CPU_USER, NULL, 2920000000},
+	    {METRIC_CPU_SYSTEM, NULL, 3090000000},
+	};
+	struct cgroup_record r = read_fixture("hybrid", &controller_cpuacct, false, false);
 
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
@@ -132,9 +153,9 @@ static void test_cpu_v1_shares_become_v2_weight_units_and_times_stay_ns(void)
 	    {METRIC_CPU_QUOTA, NULL, 50000},
 	    {METRIC_CPU_PERIOD, NULL, 100000},
 	    {METRIC_CPU_BURST_QUOTA, NULL, 0},
-	    {METRIC_CPU_PERIODS, NULL, 1200},
-	    {METRIC_CPU_THROTTLED_PERIODS, NULL, 300},
-	    {METRIC_CPU_THROTTLED_TIME, NULL, 45000000123},
+	    {METRIC_CPU_PERIODS, NULL, 124},
+	    {METRIC_CPU_THROTTLED_PERIODS, NULL, 120},
+	    {METRIC_CPU_THROTTLED_TIME, NULL, 17263663481},
 	    {METRIC_CPU_BURSTS, NULL, 0},
 	    {METRIC_CPU_BURST_TIME, NULL, 0},
 	};
@@ -147,16 +168,16 @@ static void test_cpu_v1_shares_become_v2_weight_units_and_times_stay_ns(void)
 static void test_cpu_v2_usec_become_ns_like_v1(void)
 {
 	static const struct expect e[] = {
-	    {METRIC_CPU_WEIGHT, NULL, 200 * 1024},
+	    {METRIC_CPU_WEIGHT, NULL, 50 * 1024},
 	    {METRIC_CPU_BURST_QUOTA, NULL, 0},
 	    {METRIC_CPU_QUOTA, NULL, 50000},
 	    {METRIC_CPU_PERIOD, NULL, 100000},
-	    {METRIC_CPU_USAGE, NULL, 123456789000},
-	    {METRIC_CPU_USER, NULL, 101000000000},
-	    {METRIC_CPU_SYSTEM, NULL, 22456789000},
-	    {METRIC_CPU_PERIODS, NULL, 1200},
-	    {METRIC_CPU_THROTTLED_PERIODS, NULL, 300},
-	    {METRIC_CPU_THROTTLED_TIME, NULL, 45000000000},
+	    {METRIC_CPU_USAGE, NULL, 6068726000},
+	    {METRIC_CPU_USER, NULL, 2638794000},
+	    {METRIC_CPU_SYSTEM, NULL, 3429931000},
+	    {METRIC_CPU_PERIODS, NULL, 124},
+	    {METRIC_CPU_THROTTLED_PERIODS, NULL, 121},
+	    {METRIC_CPU_THROTTLED_TIME, NULL, 17247788000},
 	    {METRIC_CPU_BURSTS, NULL, 0},
 	    {METRIC_CPU_BURST_TIME, NULL, 0},
 	};
@@ -169,30 +190,35 @@ static void test_cpu_v2_usec_become_ns_like_v1(void)
 static void test_memory_v1_drops_unlimited_and_uses_hierarchical_stat(void)
 {
 	static const struct expect e[] = {
-	    {METRIC_MEMORY_USAGE, NULL, 104857600},
-	    {METRIC_MEMORY_MAX_USAGE, NULL, 134213632},
-	    {METRIC_MEMORY_LIMIT, NULL, 134217728},
+	    {METRIC_MEMORY_USAGE, NULL, 33542144},
+	    {METRIC_MEMORY_MAX_USAGE, NULL, 33554432},
+	    {METRIC_MEMORY_LIMIT, NULL, 33554432},
 	    /* soft limit 9223372036854771712 = unlimited: absent */
-	    {METRIC_MEMORY_LIMIT_FAILURES, NULL, 42},
-	    {METRIC_MEMORY_MEMSW_USAGE, NULL, 104857600},
-	    {METRIC_MEMORY_MEMSW_MAX_USAGE, NULL, 134213632},
+	    {METRIC_MEMORY_LIMIT_FAILURES, NULL, 44003},
+	    {METRIC_MEMORY_MEMSW_USAGE, NULL, 33542144},
+	    {METRIC_MEMORY_MEMSW_MAX_USAGE, NULL, 33816576},
+	    /* memsw limit unlimited: absent */
 	    {METRIC_MEMORY_MEMSW_LIMIT_FAILURES, NULL, 0},
-	    {METRIC_MEMORY_CACHE, NULL, 8192000},
-	    {METRIC_MEMORY_RSS, NULL, 96665600},
+	    {METRIC_MEMORY_KERNEL_USAGE, NULL, 835584},
+	    {METRIC_MEMORY_KERNEL_MAX_USAGE, NULL, 835584},
+	    /* kmem limit unlimited: absent */
+	    {METRIC_MEMORY_KERNEL_LIMIT_FAILURES, NULL, 0},
+	    {METRIC_MEMORY_CACHE, NULL, 31305728},
+	    {METRIC_MEMORY_RSS, NULL, 1200128},
 	    {METRIC_MEMORY_SHMEM, NULL, 0},
-	    {METRIC_MEMORY_MAPPED_FILE, NULL, 4096000},
-	    {METRIC_MEMORY_DIRTY, NULL, 12288},
+	    {METRIC_MEMORY_MAPPED_FILE, NULL, 0},
+	    {METRIC_MEMORY_DIRTY, NULL, 0},
 	    {METRIC_MEMORY_WRITEBACK, NULL, 0},
 	    {METRIC_MEMORY_SWAP_USAGE, NULL, 0},
-	    {METRIC_MEMORY_ACTIVE_ANON, NULL, 65536},
-	    {METRIC_MEMORY_INACTIVE_ANON, NULL, 96600064},
-	    {METRIC_MEMORY_ACTIVE_FILE, NULL, 4096000},
-	    {METRIC_MEMORY_INACTIVE_FILE, NULL, 4096000},
+	    {METRIC_MEMORY_ACTIVE_ANON, NULL, 12288},
+	    {METRIC_MEMORY_INACTIVE_ANON, NULL, 1187840},
+	    {METRIC_MEMORY_ACTIVE_FILE, NULL, 0},
+	    {METRIC_MEMORY_INACTIVE_FILE, NULL, 31305728},
 	    {METRIC_MEMORY_UNEVICTABLE, NULL, 0},
-	    {METRIC_MEMORY_PAGE_FAULTS, NULL, 51200},
-	    {METRIC_MEMORY_MAJOR_PAGE_FAULTS, NULL, 12},
+	    {METRIC_MEMORY_PAGE_FAULTS, NULL, 625},
+	    {METRIC_MEMORY_MAJOR_PAGE_FAULTS, NULL, 0},
 	    {METRIC_MEMORY_UNDER_OOM, NULL, 0},
-	    {METRIC_MEMORY_OOM_KILLS, NULL, 3},
+	    {METRIC_MEMORY_OOM_KILLS, NULL, 0},
 	};
 	struct cgroup_record r = read_fixture("v1", &controller_memory, false, false);
 
@@ -204,36 +230,36 @@ static void test_memory_v1_drops_unlimited_and_uses_hierarchical_stat(void)
 static void test_memory_v2_events_feed_the_v1_equivalent_counters(void)
 {
 	static const struct expect e[] = {
-	    {METRIC_MEMORY_USAGE, NULL, 104857600},
-	    {METRIC_MEMORY_MAX_USAGE, NULL, 134213632},
-	    {METRIC_MEMORY_LIMIT, NULL, 134217728},
+	    {METRIC_MEMORY_USAGE, NULL, 33509376},
+	    {METRIC_MEMORY_MAX_USAGE, NULL, 33554432},
+	    {METRIC_MEMORY_LIMIT, NULL, 33554432},
 	    /* memory.high "max": absent */
 	    {METRIC_MEMORY_LOW, NULL, 0},
 	    {METRIC_MEMORY_MIN, NULL, 0},
 	    {METRIC_MEMORY_SWAP_USAGE, NULL, 0},
 	    /* memory.swap.max "max": absent */
-	    {METRIC_MEMORY_CACHE, NULL, 8192000},
-	    {METRIC_MEMORY_RSS, NULL, 96665600},
+	    {METRIC_MEMORY_CACHE, NULL, 31469568},
+	    {METRIC_MEMORY_RSS, NULL, 1196032},
 	    {METRIC_MEMORY_SHMEM, NULL, 0},
-	    {METRIC_MEMORY_MAPPED_FILE, NULL, 4096000},
-	    {METRIC_MEMORY_DIRTY, NULL, 12288},
+	    {METRIC_MEMORY_MAPPED_FILE, NULL, 0},
+	    {METRIC_MEMORY_DIRTY, NULL, 0},
 	    {METRIC_MEMORY_WRITEBACK, NULL, 0},
-	    {METRIC_MEMORY_KERNEL_USAGE, NULL, 1204224},
-	    {METRIC_MEMORY_ACTIVE_ANON, NULL, 65536},
-	    {METRIC_MEMORY_INACTIVE_ANON, NULL, 96600064},
-	    {METRIC_MEMORY_ACTIVE_FILE, NULL, 4096000},
-	    {METRIC_MEMORY_INACTIVE_FILE, NULL, 4096000},
+	    {METRIC_MEMORY_KERNEL_USAGE, NULL, 831488},
+	    {METRIC_MEMORY_ACTIVE_ANON, NULL, 12288},
+	    {METRIC_MEMORY_INACTIVE_ANON, NULL, 1183744},
+	    {METRIC_MEMORY_ACTIVE_FILE, NULL, 0},
+	    {METRIC_MEMORY_INACTIVE_FILE, NULL, 31469568},
 	    {METRIC_MEMORY_UNEVICTABLE, NULL, 0},
-	    {METRIC_MEMORY_PAGE_FAULTS, NULL, 51200},
-	    {METRIC_MEMORY_MAJOR_PAGE_FAULTS, NULL, 12},
+	    {METRIC_MEMORY_PAGE_FAULTS, NULL, 628},
+	    {METRIC_MEMORY_MAJOR_PAGE_FAULTS, NULL, 0},
 	    {METRIC_MEMORY_EVENTS, "low", 0},
 	    {METRIC_MEMORY_EVENTS, "high", 0},
-	    {METRIC_MEMORY_EVENTS, "max", 42},
-	    {METRIC_MEMORY_EVENTS, "oom", 1},
-	    {METRIC_MEMORY_EVENTS, "oom_kill", 3},
+	    {METRIC_MEMORY_EVENTS, "max", 776},
+	    {METRIC_MEMORY_EVENTS, "oom", 0},
+	    {METRIC_MEMORY_EVENTS, "oom_kill", 0},
 	    {METRIC_MEMORY_EVENTS, "oom_group_kill", 0},
-	    {METRIC_MEMORY_LIMIT_FAILURES, NULL, 42},
-	    {METRIC_MEMORY_OOM_KILLS, NULL, 3},
+	    {METRIC_MEMORY_LIMIT_FAILURES, NULL, 776},
+	    {METRIC_MEMORY_OOM_KILLS, NULL, 0},
 	    {METRIC_MEMORY_SWAP_EVENTS, "high", 0},
 	    {METRIC_MEMORY_SWAP_EVENTS, "max", 0},
 	    {METRIC_MEMORY_SWAP_EVENTS, "fail", 0},
@@ -244,16 +270,18 @@ static void test_memory_v2_events_feed_the_v1_equivalent_counters(void)
 	record_done(&r);
 }
 
+/* The workload asked for two huge pages under a limit of one: one failure. */
 static void test_hugetlb_reads_each_page_size_and_skips_rsvd(void)
 {
 	static const struct expect v1[] = {
-	    {METRIC_HUGETLB_USAGE, "2MB", 4194304},
-	    {METRIC_HUGETLB_MAX_USAGE, "2MB", 6291456},
-	    /* limit 9223372036852678656 (rounded to 2MB pages) = unlimited */
+	    {METRIC_HUGETLB_USAGE, "2MB", 2097152},
+	    {METRIC_HUGETLB_MAX_USAGE, "2MB", 2097152},
+	    {METRIC_HUGETLB_LIMIT, "2MB", 2097152},
 	    {METRIC_HUGETLB_LIMIT_FAILURES, "2MB", 1},
 	};
 	static const struct expect v2[] = {
-	    {METRIC_HUGETLB_USAGE, "2MB", 4194304},
+	    {METRIC_HUGETLB_USAGE, "2MB", 2097152},
+	    {METRIC_HUGETLB_LIMIT, "2MB", 2097152},
 	    {METRIC_HUGETLB_LIMIT_FAILURES, "2MB", 1},
 	};
 	struct cgroup_record r = read_fixture("v1", &controller_hugetlb, false, false);
@@ -265,65 +293,106 @@ static void test_hugetlb_reads_each_page_size_and_skips_rsvd(void)
 	record_done(&r);
 }
 
-/* Both versions give the same per-device values; names via uevent, symlink, or MAJ:MIN. */
-static void test_blkio_v1_and_v2_agree_per_named_device(void)
+/*
+ * Both versions read the bytes and operations of the guest's disk, named
+ * through its uevent, and the same limits (write 1 GiB/s, 1000 read IOPS);
+ * "max" and empty limit files give no sample. v1 counts come from the
+ * throttle files, which count because /a has a rule on the device.
+ */
+static void test_blkio_v1_and_v2_read_the_same_device_and_limits(void)
 {
-	/* the same for both; v2's 254:32 printed no stats: no samples, not zeros */
-	static const struct expect both[] = {
-	    {METRIC_IO_READ_BYTES, "sda", 1048576},
-	    {METRIC_IO_WRITE_BYTES, "sda", 4194304},
-	    {METRIC_IO_DISCARD_BYTES, "sda", 0},
-	    {METRIC_IO_READS, "sda", 256},
-	    {METRIC_IO_WRITES, "sda", 1024},
-	    {METRIC_IO_DISCARDS, "sda", 0},
-	    {METRIC_IO_READ_BPS_LIMIT, "sda", 1048576},
-	    {METRIC_IO_WRITE_IOPS_LIMIT, "sda", 100},
-	    {METRIC_IO_READ_BYTES, "vdb", 4096},
-	    {METRIC_IO_WRITE_BYTES, "vdb", 0},
-	    {METRIC_IO_DISCARD_BYTES, "vdb", 8192},
-	    {METRIC_IO_READS, "vdb", 1},
-	    {METRIC_IO_WRITES, "vdb", 0},
-	    {METRIC_IO_DISCARDS, "vdb", 2},
+	static const struct expect v1[] = {
+	    {METRIC_IO_READ_BYTES, "vda", 213196800},
+	    {METRIC_IO_WRITE_BYTES, "vda", 16777216},
+	    {METRIC_IO_DISCARD_BYTES, "vda", 0},
+	    {METRIC_IO_READS, "vda", 210},
+	    {METRIC_IO_WRITES, "vda", 17},
+	    {METRIC_IO_DISCARDS, "vda", 0},
+	    {METRIC_IO_WRITE_BPS_LIMIT, "vda", 1073741824},
+	    {METRIC_IO_READ_IOPS_LIMIT, "vda", 1000},
+	    {METRIC_IO_WEIGHT, NULL, 100},
+	};
+	static const struct expect v2[] = {
+	    {METRIC_IO_READ_BYTES, "vda", 213905408},
+	    {METRIC_IO_WRITE_BYTES, "vda", 16777216},
+	    {METRIC_IO_DISCARD_BYTES, "vda", 0},
+	    {METRIC_IO_READS, "vda", 207},
+	    {METRIC_IO_WRITES, "vda", 17},
+	    {METRIC_IO_DISCARDS, "vda", 0},
+	    {METRIC_IO_WRITE_BPS_LIMIT, "vda", 1073741824},
+	    {METRIC_IO_READ_IOPS_LIMIT, "vda", 1000},
 	    {METRIC_IO_WEIGHT, NULL, 100},
 	};
 	struct cgroup_record r = read_fixture("v1", &controller_blkio, false, false);
 
-	check_samples(&r, both, ELEMENTSOF(both));
+	check_samples(&r, v1, ELEMENTSOF(v1));
 	record_done(&r);
 	r = read_fixture("v2", &controller_blkio, true, false);
-	check_samples(&r, both, ELEMENTSOF(both));
+	check_samples(&r, v2, ELEMENTSOF(v2));
 	record_done(&r);
+}
+
+/* A device without uevent is named from its sysfs link, else "MAJ:MIN". */
+static void test_blkio_names_by_symlink_or_number(void)
+{
+	static const struct expect e[] = {
+	    {METRIC_IO_WRITE_BYTES, "vdb", 4096},
+	    {METRIC_IO_WRITE_BYTES, "254:32", 8192},
+	};
+	char *dir = tmpdir_make();
+	struct cgroup_record rec = {0};
+	struct fake_sysfs sys;
+	struct reader_ctx ctx = {.rec = &rec, .devnames = &sys.devnames};
+
+	fake_sysfs_init(&sys);
+	file_write(dir, "io.stat", "254:16 wbytes=4096\n254:32 wbytes=8192\n");
+	ctx.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_EQ(controller_blkio.read_v2(&ctx), 0);
+	check_samples(&rec, e, ELEMENTSOF(e));
+	record_done(&rec);
+	close(ctx.dirfd);
+	fake_sysfs_done(&sys);
+	tmpdir_remove(dir);
+	free(dir);
 }
 
 static void test_pids_limit_failures_from_events_and_max_is_absent(void)
 {
-	static const struct expect v1[] = {
+	static const struct expect e[] = {
 	    {METRIC_PIDS_CURRENT, NULL, 3},
 	    {METRIC_PIDS_LIMIT, NULL, 64},
-	    {METRIC_PIDS_LIMIT_FAILURES, NULL, 2},
-	};
-	static const struct expect v2[] = {
-	    {METRIC_PIDS_CURRENT, NULL, 3},
-	    {METRIC_PIDS_LIMIT_FAILURES, NULL, 2},
+	    {METRIC_PIDS_LIMIT_FAILURES, NULL, 0},
 	};
 	struct cgroup_record r = read_fixture("v1", &controller_pids, false, false);
+	char *dir = tmpdir_make();
+	struct cgroup_record rec = {0};
+	struct reader_ctx ctx = {.rec = &rec};
 
-	check_samples(&r, v1, ELEMENTSOF(v1));
+	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
 	r = read_fixture("v2", &controller_pids, true, false);
-	check_samples(&r, v2, ELEMENTSOF(v2));
+	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
+
+	/* the fixtures have a limit; "max" is unlimited: no sample */
+	file_write(dir, "pids.max", "max\n");
+	ctx.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_EQ(controller_pids.read_v2(&ctx), 0);
+	ASSERT_EQ(rec.n_samples, 0);
+	close(ctx.dirfd);
+	tmpdir_remove(dir);
+	free(dir);
 }
 
 static void test_pressure_exports_totals_in_usec(void)
 {
 	static const struct expect e[] = {
-	    {METRIC_PRESSURE_CPU_WAITING, NULL, 2500000},
-	    {METRIC_PRESSURE_CPU_STALLED, NULL, 1000},
-	    {METRIC_PRESSURE_MEMORY_WAITING, NULL, 700},
-	    {METRIC_PRESSURE_MEMORY_STALLED, NULL, 300},
-	    {METRIC_PRESSURE_IO_WAITING, NULL, 90},
-	    {METRIC_PRESSURE_IO_STALLED, NULL, 80},
+	    {METRIC_PRESSURE_CPU_WAITING, NULL, 8984332},
+	    {METRIC_PRESSURE_CPU_STALLED, NULL, 8845263},
+	    {METRIC_PRESSURE_MEMORY_WAITING, NULL, 1380413},
+	    {METRIC_PRESSURE_MEMORY_STALLED, NULL, 1380413},
+	    {METRIC_PRESSURE_IO_WAITING, NULL, 182161},
+	    {METRIC_PRESSURE_IO_STALLED, NULL, 147743},
 	};
 	struct cgroup_record r = read_fixture("v2", &controller_pressure, true, false);
 
@@ -405,12 +474,14 @@ int main(void)
 {
 	RUN(test_cpuacct_v1_prefers_adjusted_stat_and_reads_load);
 	RUN(test_cpuacct_per_cpu_is_opt_in_and_follows_cpu_order);
+	RUN(test_cpuacct_on_hybrid_v1_hierarchy);
 	RUN(test_cpu_v1_shares_become_v2_weight_units_and_times_stay_ns);
 	RUN(test_cpu_v2_usec_become_ns_like_v1);
 	RUN(test_memory_v1_drops_unlimited_and_uses_hierarchical_stat);
 	RUN(test_memory_v2_events_feed_the_v1_equivalent_counters);
 	RUN(test_hugetlb_reads_each_page_size_and_skips_rsvd);
-	RUN(test_blkio_v1_and_v2_agree_per_named_device);
+	RUN(test_blkio_v1_and_v2_read_the_same_device_and_limits);
+	RUN(test_blkio_names_by_symlink_or_number);
 	RUN(test_pids_limit_failures_from_events_and_max_is_absent);
 	RUN(test_pressure_exports_totals_in_usec);
 	RUN(test_every_reader_treats_missing_files_as_not_collected);

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Layout detection from mountinfo: v1, v2 and hybrid, captured-style fixtures. */
+/*
+ * Layout detection from mountinfo: v1, v2 and hybrid as captured from the
+ * guests (tests/fixtures/capture), and a hand-written systemd-style hybrid
+ * host with the odd mounts a guest does not have.
+ */
 #include <errno.h>
 
 #include "layout.h"
@@ -17,19 +21,19 @@ static struct layout parse_fixture(const char *name, const char *prefix)
 	return l;
 }
 
-static void test_v1_finds_each_controller_hierarchy_and_skips_named_ones(void)
+/* cpuset and freezer carry nothing we read; cpu,cpuacct is one hierarchy. */
+static void test_v1_finds_each_controller_hierarchy_and_skips_others(void)
 {
 	struct layout l = parse_fixture("v1.mountinfo", "");
 	static const struct {
 		const char *path, *name;
 		unsigned mask;
 	} expect[] = {
-	    {"/sys/fs/cgroup/cpuacct", "cpuacct", CONTROLLER_CPUACCT},
-	    {"/sys/fs/cgroup/memory", "memory", CONTROLLER_MEMORY},
 	    {"/sys/fs/cgroup/blkio", "blkio", CONTROLLER_BLKIO},
-	    {"/sys/fs/cgroup/cpu", "cpu", CONTROLLER_CPU},
+	    {"/sys/fs/cgroup/memory", "memory", CONTROLLER_MEMORY},
 	    {"/sys/fs/cgroup/hugetlb", "hugetlb", CONTROLLER_HUGETLB},
 	    {"/sys/fs/cgroup/pids", "pids", CONTROLLER_PIDS},
+	    {"/sys/fs/cgroup/cpu,cpuacct", "cpu,cpuacct", CONTROLLER_CPU | CONTROLLER_CPUACCT},
 	};
 
 	ASSERT_EQ(l.n, ELEMENTSOF(expect));
@@ -55,14 +59,29 @@ static void test_v2_is_one_unified_hierarchy_under_the_prefix(void)
 	layout_done(&l);
 }
 
+static void test_hybrid_guest_is_cpuacct_on_v1_then_unified(void)
+{
+	struct layout l = parse_fixture("hybrid.mountinfo", "");
+
+	ASSERT_EQ(l.n, 2);
+	ASSERT_STREQ(l.hierarchies[0].path, "/sys/fs/cgroup/cpuacct");
+	ASSERT_STREQ(l.hierarchies[0].name, "cpuacct");
+	ASSERT_EQ(l.hierarchies[0].controllers, CONTROLLER_CPUACCT);
+	ASSERT_STREQ(l.hierarchies[1].path, "/sys/fs/cgroup/unified");
+	ASSERT_TRUE(l.hierarchies[1].unified);
+	ASSERT_STREQ(layout_kind(&l), "hybrid");
+	layout_done(&l);
+}
+
 /*
- * Hybrid: co-mounted cpu,cpuacct is one hierarchy; the second mount of it
- * and the subtree mount of memory are the same hierarchies again and are
- * dropped; cpuset and name=systemd carry nothing we read; unified is last.
+ * Systemd-style hybrid host (hand-written): co-mounted cpu,cpuacct is one
+ * hierarchy; the second mount of it (escaped space) and the subtree mount
+ * of memory are the same hierarchies again and are dropped; cpuset and
+ * name=systemd carry nothing we read; unified is last.
  */
 static void test_hybrid_dedups_mounts_and_orders_unified_last(void)
 {
-	struct layout l = parse_fixture("hybrid.mountinfo", "");
+	struct layout l = parse_fixture("systemd-hybrid.mountinfo", "");
 
 	ASSERT_EQ(l.n, 6);
 	ASSERT_STREQ(l.hierarchies[0].path, "/sys/fs/cgroup/cpu,cpuacct");
@@ -73,6 +92,18 @@ static void test_hybrid_dedups_mounts_and_orders_unified_last(void)
 	ASSERT_STREQ(l.hierarchies[5].path, "/sys/fs/cgroup/unified");
 	ASSERT_TRUE(l.hierarchies[5].unified);
 	ASSERT_STREQ(layout_kind(&l), "hybrid");
+	layout_done(&l);
+}
+
+static void test_named_hierarchy_without_controllers_is_skipped(void)
+{
+	struct layout l;
+	static const char mi[] = "1 0 0:40 / /sys/fs/cgroup/systemd rw - cgroup x rw,name=systemd\n"
+				 "2 0 0:41 / /sys/fs/cgroup/pids rw - cgroup x rw,pids\n";
+
+	ASSERT_EQ(layout_parse_mountinfo(LIT(mi), "", &l), 0);
+	ASSERT_EQ(l.n, 1);
+	ASSERT_STREQ(l.hierarchies[0].name, "pids");
 	layout_done(&l);
 }
 
@@ -109,8 +140,10 @@ static void test_truncated_line_is_an_error(void)
 
 int main(void)
 {
-	RUN(test_v1_finds_each_controller_hierarchy_and_skips_named_ones);
+	RUN(test_v1_finds_each_controller_hierarchy_and_skips_others);
+	RUN(test_named_hierarchy_without_controllers_is_skipped);
 	RUN(test_v2_is_one_unified_hierarchy_under_the_prefix);
+	RUN(test_hybrid_guest_is_cpuacct_on_v1_then_unified);
 	RUN(test_hybrid_dedups_mounts_and_orders_unified_last);
 	RUN(test_mount_point_escapes_are_decoded);
 	RUN(test_subtree_mount_is_replaced_by_a_later_whole_mount);

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cgacctd.yml: the embedded default, the key table, and the few keys whose
+ * values need more than a typed reader (listen, controllers, names). The
+ * annotated config/cgacctd.yml must load to exactly config_default(); a
+ * unit test holds the two together.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <syslog.h>
+
+#include "config.h"
+#include "layout.h"
+#include "pathglob.h"
+#include "strv.h"
+#include "util.h"
+#include "yconf.h"
+
+/* The io and pressure bits must stay clear of the v1 controllers' bits. */
+_Static_assert(!((CONFIG_CONTROLLER_IO | CONFIG_CONTROLLER_PRESSURE) &
+		 (CONTROLLER_CPU | CONTROLLER_CPUACCT | CONTROLLER_MEMORY | CONTROLLER_HUGETLB |
+		  CONTROLLER_BLKIO | CONTROLLER_PIDS)),
+	       "config-only controller bits overlap daemon/layout.h");
+
+static const struct yconf_name controller_names[] = {
+    {"cpu", CONTROLLER_CPU},	    {"cpuacct", CONTROLLER_CPUACCT},
+    {"memory", CONTROLLER_MEMORY},  {"hugetlb", CONTROLLER_HUGETLB},
+    {"blkio", CONTROLLER_BLKIO},    {"io", CONFIG_CONTROLLER_IO},
+    {"pids", CONTROLLER_PIDS},	    {"pressure", CONFIG_CONTROLLER_PRESSURE},
+    {"all", CONFIG_CONTROLLER_ALL},
+};
+
+static const struct yconf_name naming_names[] = {
+    {"native", CONFIG_NAMING_NATIVE},
+    {"cadvisor", CONFIG_NAMING_CADVISOR},
+};
+
+static const struct yconf_name log_level_names[] = {
+    {"error", LOG_ERR}, {"warning", LOG_WARNING}, {"notice", LOG_NOTICE},
+    {"info", LOG_INFO}, {"debug", LOG_DEBUG},
+};
+
+static const char *name_of(const struct yconf_name *names, size_t n, int value)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i].value == value)
+			return names[i].name;
+	return NULL;
+}
+
+const char *config_controller_name(enum config_controller c)
+{
+	return name_of(controller_names, ELEMENTSOF(controller_names), (int)c);
+}
+
+const char *config_naming_name(enum config_naming n)
+{
+	return name_of(naming_names, ELEMENTSOF(naming_names), (int)n);
+}
+
+const char *config_log_level_name(int level)
+{
+	return name_of(log_level_names, ELEMENTSOF(log_level_names), level);
+}
+
+static char **strv_new(const char *only)
+{
+	char **v = calloc(2, sizeof(char *));
+
+	if (v && only && !(v[0] = strdup(only)))
+		v = strv_free(v);
+	return v;
+}
+
+struct config *config_default(void)
+{
+	_cleanup_(config_freep) struct config *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->listen = calloc(1, sizeof(*c->listen));
+	c->cgroup_roots = strv_new(NULL);
+	c->include = strv_new("/**");
+	c->exclude = strv_new(NULL);
+	if (!c->listen || !c->cgroup_roots || !c->include || !c->exclude)
+		return NULL;
+	c->listen[0] = (struct listen_address){.port = CONFIG_PORT_DEFAULT, .family = AF_UNSPEC};
+	c->n_listen = 1;
+	c->controllers = CONFIG_CONTROLLER_ALL;
+	c->naming = CONFIG_NAMING_NATIVE;
+	c->log_level = LOG_INFO;
+	return TAKE_PTR(c);
+}
+
+static void listen_free(struct listen_address *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		listen_address_done(&l[i]);
+	free(l);
+}
+
+void config_free(struct config *c)
+{
+	if (!c)
+		return;
+	listen_free(c->listen, c->n_listen);
+	strv_free(c->cgroup_roots);
+	strv_free(c->include);
+	strv_free(c->exclude);
+	free(c->web_config_file);
+	web_config_free(c->web);
+	free(c);
+}
+
+bool config_equal(const struct config *a, const struct config *b)
+{
+	if (a->n_listen != b->n_listen)
+		return false;
+	for (size_t i = 0; i < a->n_listen; i++)
+		if (!listen_address_equal(&a->listen[i], &b->listen[i]))
+			return false;
+	if (!a->web_config_file != !b->web_config_file ||
+	    (a->web_config_file && strcmp(a->web_config_file, b->web_config_file) != 0))
+		return false;
+	return strv_equal(a->cgroup_roots, b->cgroup_roots) && strv_equal(a->include, b->include) &&
+	       strv_equal(a->exclude, b->exclude) && a->max_depth == b->max_depth &&
+	       a->controllers == b->controllers && a->per_cpu == b->per_cpu &&
+	       a->min_interval_usec == b->min_interval_usec && a->max_series == b->max_series &&
+	       a->naming == b->naming && a->log_level == b->log_level;
+}
+
+bool config_cgroup_selected(const struct config *c, const char *path)
+{
+	return pathglob_match_any(c->include, path) && !pathglob_match_any(c->exclude, path);
+}
+
+/* Addresses being collected: they replace the config's only once all parsed. */
+struct listen_build {
+	struct listen_address *v;
+	size_t n;
+};
+
+static int listen_append(struct listen_build *b, const char *s, const char **ret_why)
+{
+	struct listen_address *grown = realloc(b->v, (b->n + 1) * sizeof(*b->v));
+	int r;
+
+	if (!grown)
+		return -ENOMEM;
+	b->v = grown;
+	r = listen_address_parse(s, &b->v[b->n], ret_why);
+	if (r == 0)
+		b->n++;
+	return r;
+}
+
+/* Takes the collected addresses into c, or drops them if there are none or r < 0. */
+static int listen_finish(struct config *c, struct listen_build *b, int r)
+{
+	if (r < 0 || b->n == 0) {
+		listen_free(b->v, b->n);
+		return r;
+	}
+	listen_free(c->listen, c->n_listen);
+	c->listen = b->v;
+	c->n_listen = b->n;
+	return 0;
+}
+
+static int listen_item(struct yconf *y, const char *key, yaml_node_t *node, void *userdata)
+{
+	const char *s, *why;
+	char q[64];
+	int r;
+
+	r = yconf_scalar(y, key, node, "an address", false, &s);
+	if (r < 0)
+		return r;
+	r = listen_append(userdata, s, &why);
+	if (r == -EINVAL)
+		return yconf_error(y, node, "%s: invalid address %s: %s", key, yconf_quote(s, q),
+				   why);
+	return r;
+}
+
+static int parse_listen(struct yconf *y, const char *key, yaml_node_t *value, void *field)
+{
+	struct listen_build b = {0};
+	int r;
+
+	r = yconf_sequence(y, key, value, listen_item, &b);
+	if (r == 0 && b.n == 0)
+		r = yconf_error(y, value, "%s: needs at least one address", key);
+	return listen_finish(field, &b, r);
+}
+
+int config_override_listen(struct config *c, char *const *addresses, struct config_error *reterr)
+{
+	struct listen_build b = {0};
+	const char *why;
+	char q[64];
+	int r = 0;
+
+	for (char *const *a = addresses; a && *a && r == 0; a++) {
+		r = listen_append(&b, *a, &why);
+		if (r == -EINVAL && reterr) {
+			reterr->line = reterr->column = 0;
+			snprintf(reterr->message, sizeof(reterr->message),
+				 "--listen: invalid address %s: %s", yconf_quote(*a, q), why);
+		}
+	}
+	return listen_finish(c, &b, r);
+}
+
+static int controller_item(struct yconf *y, const char *key, yaml_node_t *node, void *userdata)
+{
+	unsigned *mask = userdata;
+	int bit, r;
+
+	r = yconf_enum(y, key, node, controller_names, ELEMENTSOF(controller_names), &bit);
+	if (r < 0)
+		return r;
+	/* "all" alone or names alone: [all, cpu] says two different things. */
+	if (*mask & (unsigned)bit || (*mask && bit == CONFIG_CONTROLLER_ALL) ||
+	    *mask == CONFIG_CONTROLLER_ALL)
+		return yconf_error(y, node, "%s: \"%s\" repeats or overlaps an earlier entry", key,
+				   (const char *)node->data.scalar.value);
+	*mask |= (unsigned)bit;
+	return 0;
+}
+
+static int parse_controllers(struct yconf *y, const char *key, yaml_node_t *value, void *field)
+{
+	unsigned mask = 0, *controllers = field;
+	int r;
+
+	r = yconf_sequence(y, key, value, controller_item, &mask);
+	if (r < 0)
+		return r;
+	if (mask == 0)
+		return yconf_error(y, value, "%s: needs at least one controller, or [all]", key);
+	*controllers = mask;
+	return 0;
+}
+
+static int parse_naming(struct yconf *y, const char *key, yaml_node_t *value, void *field)
+{
+	int v, r = yconf_enum(y, key, value, naming_names, ELEMENTSOF(naming_names), &v);
+
+	if (r == 0)
+		*(enum config_naming *)field = (enum config_naming)v;
+	return r;
+}
+
+static int parse_log_level(struct yconf *y, const char *key, yaml_node_t *value, void *field)
+{
+	return yconf_enum(y, key, value, log_level_names, ELEMENTSOF(log_level_names), field);
+}
+
+/* Relative to the config file's directory, as exporter-toolkit does for its files. */
+static int parse_web_config_file(struct yconf *y, const char *key, yaml_node_t *value, void *field)
+{
+	int r = yconf_parse_string(y, key, value, field);
+
+	return r < 0 ? r : yconf_resolve_path(y, field);
+}
+
+#define FIELD(name) offsetof(struct config, name)
+
+static const struct yconf_key config_keys[] = {
+    {"listen", parse_listen, 0}, /* the whole struct: listen and n_listen */
+    {"cgroup_roots", yconf_parse_paths, FIELD(cgroup_roots)},
+    {"include", yconf_parse_globs, FIELD(include)},
+    {"exclude", yconf_parse_globs, FIELD(exclude)},
+    {"max_depth", yconf_parse_uint, FIELD(max_depth)},
+    {"controllers", parse_controllers, FIELD(controllers)},
+    {"per_cpu", yconf_parse_bool, FIELD(per_cpu)},
+    {"min_interval", yconf_parse_duration, FIELD(min_interval_usec)},
+    {"max_series", yconf_parse_u64, FIELD(max_series)},
+    {"naming", parse_naming, FIELD(naming)},
+    {"web_config_file", parse_web_config_file, FIELD(web_config_file)},
+    {"log_level", parse_log_level, FIELD(log_level)},
+};
+
+int config_load_buffer(const char *name, const char *buf, size_t len, struct config **ret,
+		       struct config_error *reterr)
+{
+	_cleanup_(config_freep) struct config *c = config_default();
+	_cleanup_(yconf_done) struct yconf y = {0};
+	yaml_node_t *root;
+	int r;
+
+	if (!c)
+		return -ENOMEM;
+	r = yconf_load(&y, name, buf, len, "configuration", reterr, &root);
+	if (r < 0)
+		return r;
+	r = yconf_mapping(&y, root, "", config_keys, ELEMENTSOF(config_keys), c);
+	if (r < 0)
+		return r;
+	/* Loaded here so --check-config and reload also vouch for TLS files and users. */
+	if (c->web_config_file) {
+		r = web_config_load_file(c->web_config_file, &c->web, reterr);
+		if (r < 0)
+			return r;
+	}
+	*ret = TAKE_PTR(c);
+	return 0;
+}
+
+static int load_buffer(const char *name, const char *buf, size_t len, void *ret,
+		       struct config_error *err)
+{
+	return config_load_buffer(name, buf, len, ret, err);
+}
+
+int config_load_file(const char *path, struct config **ret, struct config_error *reterr)
+{
+	return yconf_load_file(path, load_buffer, ret, reterr);
+}

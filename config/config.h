@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cgacctd's configuration: the YAML file (see cgacctd.yml, the annotated
+ * default, and cgacctd.yml(5)), the same values embedded for running with
+ * no file, and the exporter-toolkit web-config it may point to. Loading is
+ * all-or-nothing, so a reload can parse a new config and swap it in only
+ * when it loaded.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "address.h"
+#include "layout.h"
+#include "webconfig.h"
+
+#define CONFIG_FILE_DEFAULT "/etc/cgacct/cgacctd.yml"
+
+/*
+ * Outside the 9100-9999 range Prometheus allocates to exporters (it is
+ * full, and the exporter guide recommends an unlisted port outside it), below
+ * Linux's ephemeral range (32768-60999) and absent from /etc/services.
+ */
+#define CONFIG_PORT_DEFAULT 19753
+
+/*
+ * One bit per controller name accepted in `controllers:`: the v1 ones are
+ * daemon/layout.h's CONTROLLER_* bits, so a mask from the config applies to
+ * hierarchies as it is; io and pressure exist only on cgroup2.
+ */
+enum config_controller {
+	CONFIG_CONTROLLER_IO = 1u << 6,
+	CONFIG_CONTROLLER_PRESSURE = 1u << 7,
+	CONFIG_CONTROLLER_ALL = (1u << 8) - 1,
+};
+
+enum config_naming {
+	CONFIG_NAMING_NATIVE,	/* cgroup_* families, cgroup="/path" */
+	CONFIG_NAMING_CADVISOR, /* cAdvisor's container_* names and labels */
+};
+
+struct config {
+	struct listen_address *listen; /* at least one */
+	size_t n_listen;
+	char **cgroup_roots;	    /* NULL-terminated; empty = every mounted hierarchy */
+	char **include;		    /* NULL-terminated path globs (pathglob.h) */
+	char **exclude;		    /* NULL-terminated path globs, win over include */
+	unsigned max_depth;	    /* 0 = unlimited; 1 = the roots only */
+	unsigned controllers;	    /* mask of enum config_controller */
+	bool per_cpu;		    /* per-CPU CPU time series */
+	uint64_t min_interval_usec; /* scrapes closer than this get the last snapshot */
+	uint64_t max_series;	    /* 0 = no cap */
+	enum config_naming naming;
+	char *web_config_file;	/* relative to the config file; NULL = plain HTTP */
+	struct web_config *web; /* loaded from web_config_file, NULL without one */
+	int log_level;		/* syslog priority, LOG_ERR..LOG_DEBUG */
+};
+
+/*
+ * Why loading failed, ready to print: "FILE:LINE:COL: KEY: what" (LINE and
+ * COL 1-based), or "FILE: what" when no position applies, e.g. the file
+ * cannot be read. The error may come from the web-config file, and then
+ * names that file.
+ */
+struct config_error {
+	unsigned line, column; /* 0 when the error has no position */
+	char message[512];
+};
+
+struct config *config_default(void);
+int config_load_file(const char *path, struct config **ret, struct config_error *reterr);
+int config_load_buffer(const char *name, const char *buf, size_t len, struct config **ret,
+		       struct config_error *reterr);
+void config_free(struct config *c);
+bool config_equal(const struct config *a, const struct config *b);
+
+/*
+ * Replaces the listen addresses with those given on the command line
+ * (NULL-terminated; none leaves the config's). On -EINVAL the error says
+ * "--listen: invalid address ..." and c is unchanged.
+ */
+int config_override_listen(struct config *c, char *const *addresses, struct config_error *reterr);
+
+/* Whether a cgroup path ("/" = a hierarchy's root) matches include and no exclude. */
+bool config_cgroup_selected(const struct config *c, const char *path);
+
+/* For messages and --check-config output: "cpu", "memory", ... */
+const char *config_controller_name(enum config_controller c);
+const char *config_naming_name(enum config_naming n);
+const char *config_log_level_name(int level);
+
+static inline void config_freep(struct config **c)
+{
+	config_free(*c);
+}

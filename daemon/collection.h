@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the configuration asks of a collection: which hierarchies and
+ * subtrees (cgroup_roots), which cgroups (include/exclude, max_depth),
+ * which controllers, per-CPU series. The glue between config/ and the
+ * collector, which knows nothing of the configuration.
+ */
+#pragma once
+
+#include "cli.h"
+#include "collect.h"
+#include "config.h"
+
+/* o stays valid as long as c and cli. */
+void collection_options(const struct config *c, const struct cli *cli, struct collect_options *o);

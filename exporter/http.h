@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The HTTP service: /metrics (negotiated format and encoding, collected
+ * through the scrape cache), the landing page at "/", 404 and 405 for the
+ * rest; TLS and basic auth per the web-config. One MHD daemon per listening
+ * socket, each with a small pool of epoll threads, so a scrape that waits
+ * for a collection does not stop other connections from being served.
+ */
+#pragma once
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "scrape.h"
+#include "webconfig.h"
+
+/*
+ * Defaults for struct http_options. A scrape holds one connection, and
+ * Prometheus keeps it open between scrapes; 64 leaves room for many
+ * scrapers and people while bounding what idle or slow clients can take.
+ * MHD's per-connection pool bounds the request line and headers: 16 KiB is
+ * four times what curl or Prometheus send. The timeout is on inactivity.
+ */
+#define HTTP_THREADS_DEFAULT	      4
+#define HTTP_CONNECTION_LIMIT_DEFAULT 64
+#define HTTP_MEMORY_LIMIT_DEFAULT     (16 * 1024)
+#define HTTP_TIMEOUT_SEC_DEFAULT      30
+
+struct http_options {
+	const struct web_config *web; /* NULL: plain HTTP, no auth; must outlive the server */
+	unsigned threads;
+	unsigned connection_limit;
+	size_t memory_limit;
+	unsigned timeout_sec;
+	/* MHD's messages (bind errors, TLS failures); may be NULL. */
+	void (*log)(void *userdata, const char *fmt, va_list ap);
+	void *log_userdata;
+};
+
+struct http_server;
+
+int http_server_new(struct scrape *scrape, const char *version, const struct http_options *o,
+		    struct http_server **ret);
+/* Starts serving on a listening socket, which the server then owns (and closes). */
+int http_server_add_socket(struct http_server *h, int fd);
+/*
+ * Swaps in a web-config with the same TLS setup (tls_same_setup()): new
+ * users and headers apply to the next request. Returns once no request
+ * uses the old one, so the caller may free it.
+ */
+void http_server_set_web_config(struct http_server *h, const struct web_config *web);
+void http_server_free(struct http_server *h);

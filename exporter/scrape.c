@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The single-flight cache. One mutex guards the state; the collection
+ * itself runs unlocked in the thread of the scrape that started it, and
+ * every scrape waiting for it is woken by one broadcast. A failed
+ * collection is shared with its waiters but never cached: the next scrape
+ * tries again.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "scrape.h"
+
+struct scrape {
+	scrape_collect_fn collect;
+	void *userdata;
+	const char *version;
+	struct service_stats stats;
+
+	pthread_mutex_t lock;
+	pthread_cond_t done;
+	struct scrape_settings settings;
+	bool collecting;
+	uint64_t generation; /* collections finished, failed ones included */
+	int last_error;	     /* of the collection that finished last */
+	struct exposition *current;
+	uint64_t current_start_usec;
+};
+
+static uint64_t now_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+int scrape_new(scrape_collect_fn collect, void *userdata, const char *version, struct scrape **ret)
+{
+	struct scrape *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	s->collect = collect;
+	s->userdata = userdata;
+	s->version = version;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->done, NULL);
+	*ret = s;
+	return 0;
+}
+
+void scrape_free(struct scrape *s)
+{
+	if (!s)
+		return;
+	exposition_unref(s->current);
+	pthread_cond_destroy(&s->done);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+void scrape_configure(struct scrape *s, const struct scrape_settings *settings)
+{
+	pthread_mutex_lock(&s->lock);
+	s->settings = *settings;
+	pthread_mutex_unlock(&s->lock);
+}
+
+struct service_stats *scrape_stats(struct scrape *s)
+{
+	return &s->stats;
+}
+
+/* Runs the collection; called unlocked by the scrape that leads the flight. */
+static int collect_exposition(struct scrape *s, uint64_t max_series, struct exposition **ret)
+{
+	const struct render_options o = {
+	    .version = s->version,
+	    .max_series = max_series,
+	    .extra = service_stats_render,
+	    .extra_userdata = &s->stats,
+	};
+	struct snapshot snap = {0};
+	int r;
+
+	atomic_fetch_add(&s->stats.collections, 1);
+	r = s->collect(s->userdata, &snap);
+	if (r >= 0)
+		r = exposition_new(&snap, &o, ret);
+	snapshot_free(&snap);
+	if (r < 0)
+		atomic_fetch_add(&s->stats.collection_failures, 1);
+	return r;
+}
+
+/* With s->lock held: the fresh-enough current exposition, or NULL. */
+static struct exposition *cached(struct scrape *s)
+{
+	if (!s->current || s->settings.min_interval_usec == 0 ||
+	    now_usec() - s->current_start_usec >= s->settings.min_interval_usec)
+		return NULL;
+	return exposition_ref(s->current);
+}
+
+int scrape_get(struct scrape *s, struct exposition **ret)
+{
+	struct exposition *e = NULL;
+	uint64_t start, max_series;
+	int r;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->collecting) {
+		uint64_t joined = s->generation;
+
+		while (s->generation == joined)
+			pthread_cond_wait(&s->done, &s->lock);
+		r = s->last_error;
+		if (r >= 0)
+			*ret = exposition_ref(s->current);
+		pthread_mutex_unlock(&s->lock);
+		return r;
+	}
+	e = cached(s);
+	if (e) {
+		pthread_mutex_unlock(&s->lock);
+		*ret = e;
+		return 0;
+	}
+	s->collecting = true;
+	max_series = s->settings.max_series;
+	pthread_mutex_unlock(&s->lock);
+
+	start = now_usec();
+	r = collect_exposition(s, max_series, &e);
+
+	pthread_mutex_lock(&s->lock);
+	s->collecting = false;
+	s->generation++;
+	s->last_error = r;
+	if (r >= 0) {
+		exposition_unref(s->current);
+		s->current = exposition_ref(e);
+		s->current_start_usec = start;
+	}
+	pthread_cond_broadcast(&s->done);
+	pthread_mutex_unlock(&s->lock);
+	if (r < 0)
+		return r;
+	*ret = e;
+	return 0;
+}

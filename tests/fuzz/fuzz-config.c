@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Fuzz targets for the configuration parsers, one binary per FUZZ_TARGET
+ * as in fuzz-parsers.c: cgacctd.yml, web-config.yml, the Authorization
+ * header and path globs. libFuzzer hands each input over in a buffer of
+ * exactly its size, so ASan sees any read past len. Each target checks
+ * what must hold for every input: a refusal always explains itself, an
+ * accepted value is well-formed.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basicauth.h"
+#include "config.h"
+#include "pathglob.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define TARGET static __attribute__((unused)) void
+
+/* A refusal explains itself; a position, when there is one, is 1-based in both parts. */
+static void check_error(int r, const struct config_error *e)
+{
+	if (r == -EINVAL && (!e->message[0] || (e->line == 0) != (e->column == 0)))
+		abort();
+}
+
+TARGET fuzz_config(const char *buf, size_t len)
+{
+	struct config *c = NULL;
+	struct config_error e = {0};
+
+	int r = config_load_buffer("fuzz.yml", buf, len, &c, &e);
+
+	if (r < 0) {
+		if (c)
+			abort();
+		check_error(r, &e);
+		return;
+	}
+	if (c->n_listen == 0 || !config_equal(c, c) || !c->include || !c->exclude)
+		abort();
+	/* Globs that passed the check must be safe to match. */
+	(void)config_cgroup_selected(c, "/");
+	(void)config_cgroup_selected(c, "/system.slice/a/b.service");
+	config_free(c);
+}
+
+TARGET fuzz_web_config(const char *buf, size_t len)
+{
+	struct web_config *wc = NULL;
+	struct config_error e = {0};
+	char *priorities;
+	int r = web_config_load_buffer("fuzz/web.yml", buf, len, &wc, &e);
+
+	if (r < 0) {
+		if (wc)
+			abort();
+		check_error(r, &e);
+		return;
+	}
+	if (wc->n_users > 0 && !bcrypt_hash_valid(wc->dummy_hash, NULL))
+		abort();
+	if (web_config_gnutls_priorities(wc, &priorities) == 0)
+		free(priorities);
+	web_config_free(wc);
+}
+
+TARGET fuzz_basic_auth(const char *buf, size_t len)
+{
+	char *user, *password;
+
+	if (basic_auth_parse(buf, len, &user, &password) < 0)
+		return;
+	if (strchr(user, ':'))
+		abort();
+	free(user);
+	basic_auth_erase(password);
+}
+
+/* The input is a pattern, a newline, and a path. */
+TARGET fuzz_pathglob(const char *buf, size_t len)
+{
+	const char *nl = memchr(buf, '\n', len);
+	char *pattern, *path;
+
+	if (!nl || memchr(buf, '\0', len))
+		return;
+	pattern = strndup(buf, (size_t)(nl - buf));
+	path = strndup(nl + 1, len - (size_t)(nl - buf) - 1);
+	if (pattern && path && !pathglob_check(pattern))
+		(void)pathglob_match(pattern, path);
+	free(pattern);
+	free(path);
+}
+
+#define CONCAT_(a, b) a##b
+#define CONCAT(a, b)  CONCAT_(a, b)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	CONCAT(fuzz_, FUZZ_TARGET)((const char *)data, size);
+	return 0;
+}

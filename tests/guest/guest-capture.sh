@@ -1,0 +1,73 @@
+#!/bin/sh
+# Runs inside the guest (vm/guest --script): builds the demo tree, lets the
+# workloads run, then — with a churn loop creating and removing cgroups
+# beside it — dumps every readable file of every cgroup of every hierarchy,
+# runs cgacctd --once twice, and dumps again.  Everything lands in /out for
+# tests/guest/check_exposition.py on the host:
+#   mountinfo, devices ("MAJ:MIN NAME"), before/ and after/ (one folder per
+#   hierarchy, named after its mount point), metrics.prom and walk-order
+#   (cgacctd --once --walk-order), metrics-per-cpu.prom (--per-cpu),
+#   cgacctd.status, disk.written (bytes the disk group wrote), demo logs.
+# Steps are logged as "step: ..." lines; the exit status is 0 unless a step
+# that the checker cannot judge failed.
+set -u
+out=/out
+settle=${CGACCT_SETTLE:-4}
+state=/run/cgacct-demo
+export CGACCT_DEMO_STATE=$state
+
+step() { echo "step: $(cut -d" " -f1 /proc/uptime) s: $*"; }
+
+step "demo tree ($CGACCT_LAYOUT)"
+demo-tree.sh start || exit 1
+
+# The disk group's one round of writes must be over before the dumps.
+tries=600
+until [ -s "$state/disk.written" ]; do
+	tries=$((tries - 1))
+	[ $tries -gt 0 ] || { echo "the disk writer did not finish"; cat "$state/disk.log"; exit 1; }
+	sleep 0.1
+done
+step "disk group wrote $(cat "$state/disk.written") bytes; workloads run for $settle s"
+sleep "$settle"
+
+hierarchies=$(demo-tree.sh hierarchies)
+churn_dirs=
+for h in $hierarchies; do churn_dirs="$churn_dirs $h $h/demo"; done
+# shellcheck disable=SC2086 # one argument per folder
+workload churn $churn_dirs &
+churn=$!
+sleep 1
+
+dump() {
+	for h in $hierarchies; do
+		workload dump "$h" "$out/$1/${h##*/}" || exit 1
+	done
+}
+
+cp /proc/self/mountinfo "$out/mountinfo"
+for d in /sys/dev/block/*; do
+	echo "${d##*/} $(sed -n 's/^DEVNAME=//p' "$d/uevent")"
+done >"$out/devices"
+
+step "dump before"
+mkdir -p "$out/before" "$out/after"
+dump before
+step "cgacctd --once"
+cgacctd --once --walk-order "$out/walk-order" >"$out/metrics.prom" 2>"$out/cgacctd.err"
+echo "once $?" >"$out/cgacctd.status"
+cgacctd --once --per-cpu >"$out/metrics-per-cpu.prom" 2>>"$out/cgacctd.err"
+echo "per-cpu $?" >>"$out/cgacctd.status"
+step "dump after"
+dump after
+
+kill "$churn"
+wait "$churn" 2>/dev/null
+cp "$state/disk.written" "$out/disk.written"
+for f in "$state"/*.log; do cp "$f" "$out/demo-${f##*/}"; done
+step "stop the demo tree"
+demo-tree.sh stop || exit 1
+for h in $hierarchies; do
+	[ ! -e "$h/demo" ] || { echo "$h/demo is still there"; exit 1; }
+done
+step done

@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * web-config.yml and basic auth: the toolkit's keys and defaults, TLS
+ * files read relative to the file, refusals with file:line:col, bcrypt
+ * checks against an htpasswd hash, and Authorization header parsing.
+ */
+#include <errno.h>
+#include <time.h>
+
+#include "basicauth.h"
+#include "config.h"
+#include "test.h"
+#include "webconfig.h"
+
+#define ALICE_PASSWORD "cgacct test password"
+
+static struct web_config *load_fixture(const char *name)
+{
+	char *path = fixture_path(name);
+	struct web_config *wc = NULL;
+	struct config_error e = {0};
+	int r = web_config_load_file(path, &wc, &e);
+
+	if (r < 0)
+		fprintf(stderr, "%s\n", e.message);
+	ASSERT_EQ(r, 0);
+	free(path);
+	return wc;
+}
+
+/* message with @F for the file name and @D for the fixture directory. */
+static char *expand(const char *message, const char *name)
+{
+	char *out = calloc(1, strlen(message) + 8 * strlen(name) + 1), *o = out;
+
+	ASSERT_TRUE(out != NULL);
+	for (const char *m = message; *m; m++) {
+		if (m[0] == '@' && (m[1] == 'F' || m[1] == 'D')) {
+			o = stpcpy(o, m[1] == 'F' ? name : FIXTURES_DIR "/config");
+			m++;
+		} else
+			*o++ = *m;
+	}
+	return out;
+}
+
+/* Loaded as if from tests/fixtures/config/test.yml, so TLS paths find the fixtures. */
+static void assert_error(const char *yaml, const char *message)
+{
+	char *name = fixture_path("config/test.yml"), *expected = expand(message, name);
+	struct web_config *wc = NULL;
+	struct config_error e = {0};
+
+	ASSERT_EQ(web_config_load_buffer(name, yaml, strlen(yaml), &wc, &e), -EINVAL);
+	ASSERT_TRUE(wc == NULL);
+	ASSERT_STREQ(e.message, expected);
+	free(expected);
+	free(name);
+}
+
+static void test_tls_and_users_with_toolkit_defaults(void)
+{
+	struct web_config *wc = load_fixture("config/web.yml");
+
+	ASSERT_TRUE(web_config_tls(wc));
+	ASSERT_STREQ(wc->cert.path, FIXTURES_DIR "/config/server.pem");
+	ASSERT_STREQ(wc->key.path, FIXTURES_DIR "/config/server.key");
+	ASSERT_TRUE(strncmp(wc->cert.pem, "-----BEGIN CERTIFICATE-----", 27) == 0);
+	ASSERT_EQ(wc->cert.pem_len, strlen(wc->cert.pem));
+	ASSERT_TRUE(strstr(wc->key.pem, "PRIVATE KEY-----") != NULL);
+	ASSERT_TRUE(wc->client_ca.path == NULL);
+	ASSERT_EQ(wc->client_auth, WEB_CLIENT_AUTH_NONE);
+	ASSERT_EQ(wc->min_version, WEB_TLS_1_2);
+	ASSERT_EQ(wc->max_version, WEB_TLS_1_3);
+	ASSERT_TRUE(wc->prefer_server_cipher_suites && wc->http2);
+	ASSERT_TRUE(wc->cipher_suites == NULL && wc->curve_preferences == NULL);
+	ASSERT_EQ(wc->n_headers, 0);
+	ASSERT_EQ(wc->n_users, 1);
+	ASSERT_STREQ(wc->users[0].name, "alice");
+	ASSERT_TRUE(strncmp(wc->users[0].value, "$2y$10$", 7) == 0);
+	web_config_free(wc);
+}
+
+static void test_every_toolkit_key_is_read(void)
+{
+	struct web_config *wc = load_fixture("config/web-full.yml");
+
+	ASSERT_EQ(wc->client_auth, WEB_CLIENT_AUTH_REQUIRE_AND_VERIFY);
+	ASSERT_STREQ(wc->client_ca.path, FIXTURES_DIR "/config/ca.pem");
+	ASSERT_TRUE(wc->client_ca.pem != NULL);
+	ASSERT_EQ(wc->min_version, WEB_TLS_1_3);
+	ASSERT_EQ(wc->max_version, WEB_TLS_1_3);
+	ASSERT_STREQ(wc->cipher_suites[0], "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256");
+	ASSERT_STREQ(wc->cipher_suites[1], "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256");
+	ASSERT_TRUE(wc->cipher_suites[2] == NULL);
+	ASSERT_STREQ(wc->curve_preferences[0], "X25519");
+	ASSERT_STREQ(wc->curve_preferences[1], "CurveP256");
+	ASSERT_TRUE(!wc->prefer_server_cipher_suites && !wc->http2);
+	ASSERT_EQ(wc->n_headers, 3);
+	ASSERT_STREQ(wc->headers[0].name, "X-Frame-Options");
+	ASSERT_STREQ(wc->headers[0].value, "deny");
+	ASSERT_STREQ(wc->headers[2].value, "max-age=31536000");
+	ASSERT_EQ(wc->n_users, 2);
+	ASSERT_STREQ(wc->users[1].name, "bob");
+	web_config_free(wc);
+}
+
+static void test_gnutls_priorities_mirror_the_config(void)
+{
+	struct web_config *wc = load_fixture("config/web.yml");
+	char *p;
+
+	ASSERT_EQ(web_config_gnutls_priorities(wc, &p), 0);
+	ASSERT_STREQ(p, "NORMAL:-VERS-ALL:+VERS-TLS1.2:+VERS-TLS1.3:%SERVER_PRECEDENCE");
+	free(p);
+	web_config_free(wc);
+
+	wc = load_fixture("config/web-full.yml");
+	ASSERT_EQ(web_config_gnutls_priorities(wc, &p), 0);
+	ASSERT_STREQ(p, "NORMAL:-VERS-ALL:+VERS-TLS1.3:-KX-ALL:-CIPHER-ALL:-MAC-ALL"
+			":+ECDHE-ECDSA:+AES-128-GCM:+AEAD:+ECDHE-RSA:+CHACHA20-POLY1305"
+			":+AES-256-GCM:-GROUP-ALL:+GROUP-X25519:+GROUP-SECP256R1");
+	free(p);
+	web_config_free(wc);
+}
+
+static void test_unknown_and_newer_keys_are_errors(void)
+{
+	assert_error("tls_server_config:\n  cert_fil: server.pem\n",
+		     "@F:2:3: unknown key \"tls_server_config.cert_fil\"");
+	assert_error("basic_auth:\n  alice: x\n", "@F:1:1: unknown key \"basic_auth\"");
+	assert_error("tls_server_config:\n  client_allowed_sans: [a]\n",
+		     "@F:2:24: tls_server_config.client_allowed_sans: not supported (a newer "
+		     "exporter-toolkit key that Prometheus 2.42's promtool rejects too)");
+	assert_error("rate_limit: {burst: 1}\n",
+		     "@F:1:13: rate_limit: not supported (a newer exporter-toolkit key that "
+		     "Prometheus 2.42's promtool rejects too)");
+	assert_error("http_server_config: [http2]\n",
+		     "@F:1:21: http_server_config: expected a mapping, got a list");
+	assert_error("", "@F:1:1: empty web configuration");
+}
+
+static void test_unreadable_tls_file_is_an_error(void)
+{
+	assert_error("tls_server_config:\n  cert_file: missing.pem\n  key_file: server.key\n",
+		     "@F:2:14: tls_server_config.cert_file: cannot read \"@D/missing.pem\": No "
+		     "such file or directory");
+	assert_error("tls_server_config:\n  cert_file: server.pem\n  key_file: /nonexistent/k\n",
+		     "@F:3:13: tls_server_config.key_file: cannot read \"/nonexistent/k\": No "
+		     "such file or directory");
+	assert_error("tls_server_config:\n  cert_file: .\n",
+		     "@F:2:14: tls_server_config.cert_file: cannot read \"@D/.\": Is a directory");
+	assert_error("tls_server_config:\n  client_ca_file: web.yml\n",
+		     "@F:2:19: tls_server_config.client_ca_file: \"@D/web.yml\" holds no PEM data");
+}
+
+static void test_incomplete_tls_is_an_error(void)
+{
+	assert_error("tls_server_config:\n  key_file: server.key\n",
+		     "@F:2:3: tls_server_config: missing cert_file");
+	assert_error("tls_server_config:\n  cert_file: server.pem\n",
+		     "@F:2:3: tls_server_config: missing key_file");
+	assert_error("tls_server_config:\n  client_auth_type: RequireAnyClientCert\n",
+		     "@F:2:3: tls_server_config: missing cert_file");
+	assert_error("tls_server_config:\n  cert_file: server.pem\n  key_file: server.key\n"
+		     "  client_ca_file: ca.pem\n",
+		     "@F:2:3: tls_server_config: client_ca_file needs a client_auth_type");
+	assert_error("tls_server_config:\n  cert_file: server.pem\n  key_file: server.key\n"
+		     "  client_auth_type: RequireAndVerifyClientCert\n",
+		     "@F:2:3: tls_server_config: client_auth_type verifies certificates but "
+		     "client_ca_file is missing");
+	assert_error("tls_server_config:\n  min_version: TLS13\n  max_version: TLS12\n",
+		     "@F:2:3: tls_server_config: min_version is above max_version");
+}
+
+static void test_tls_names_are_checked(void)
+{
+	assert_error("tls_server_config:\n  min_version: TLS14\n",
+		     "@F:2:16: tls_server_config.min_version: expected one of TLS10, TLS11, "
+		     "TLS12, TLS13; got \"TLS14\"");
+	assert_error("tls_server_config:\n  client_auth_type: Yes\n",
+		     "@F:2:21: tls_server_config.client_auth_type: expected one of NoClientCert, "
+		     "RequestClientCert, RequireAnyClientCert, VerifyClientCertIfGiven, "
+		     "RequireAndVerifyClientCert, RequireClientCert; got \"Yes\"");
+	assert_error("tls_server_config:\n  cipher_suites: [TLS_RSA_WITH_RC4_128_SHA]\n",
+		     "@F:2:19: tls_server_config.cipher_suites: invalid cipher suite "
+		     "\"TLS_RSA_WITH_RC4_128_SHA\": unknown cipher suite (Go names such as "
+		     "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256)");
+	assert_error(
+	    "tls_server_config:\n  curve_preferences: [P256]\n",
+	    "@F:2:23: tls_server_config.curve_preferences: invalid curve \"P256\": unknown "
+	    "curve (CurveP256, CurveP384, CurveP521 or X25519)");
+}
+
+static void test_headers_are_the_toolkits_few(void)
+{
+	assert_error("http_server_config:\n  headers:\n    Server: cgacct\n",
+		     "@F:3:5: http_server_config.headers: \"Server\": header cannot be configured "
+		     "(Strict-Transport-Security, X-Content-Type-Options, X-Frame-Options, "
+		     "X-XSS-Protection, Content-Security-Policy)");
+	assert_error("http_server_config:\n  headers:\n    X-Frame-Options: allow\n",
+		     "@F:3:5: http_server_config.headers: \"X-Frame-Options\": value not allowed "
+		     "(X-Content-Type-Options: nosniff; X-Frame-Options: deny or sameorigin)");
+	assert_error("http_server_config:\n  http2: 1\n",
+		     "@F:2:10: http_server_config.http2: expected true or false, got \"1\"");
+}
+
+static void test_users_need_bcrypt_hashes(void)
+{
+	assert_error("basic_auth_users:\n  alice: secret\n",
+		     "@F:2:10: basic_auth_users: password of \"alice\" is not a bcrypt hash (as "
+		     "made by htpasswd -nBC 10 USER)");
+	assert_error("basic_auth_users:\n  \"a:b\": x\n",
+		     "@F:2:3: basic_auth_users: user name \"a:b\" contains ':'");
+	assert_error("basic_auth_users:\n  a: $2y$10$x\n  a: $2y$10$x\n",
+		     "@F:2:6: basic_auth_users: password of \"a\" is not a bcrypt hash (as made "
+		     "by htpasswd -nBC 10 USER)");
+	assert_error("basic_auth_users:\n  bob: "
+		     "$2y$04$V/XGzg9EPlnsZyUbvutQXu/iqvao6V5e26S9JTMxUmS61ujmycNfm\n"
+		     "  bob: $2y$04$V/XGzg9EPlnsZyUbvutQXu/iqvao6V5e26S9JTMxUmS61ujmycNfm\n",
+		     "@F:3:3: basic_auth_users: duplicate key \"bob\"");
+	ASSERT_TRUE(!bcrypt_hash_valid(
+	    "$2y$03$V/XGzg9EPlnsZyUbvutQXu/iqvao6V5e26S9JTMxUmS61ujmycNfm", NULL));
+	ASSERT_TRUE(!bcrypt_hash_valid(
+	    "$2x$04$V/XGzg9EPlnsZyUbvutQXu/iqvao6V5e26S9JTMxUmS61ujmycNfm", NULL));
+	ASSERT_TRUE(!bcrypt_hash_valid(
+	    "$1$04$V/XGzg9EPlnsZyUbvutQXu/iqvao6V5e26S9JTMxUmS61ujmycNfmm", NULL));
+}
+
+static void test_htpasswd_hash_accepts_the_password_only(void)
+{
+	struct web_config *wc = load_fixture("config/web-full.yml");
+
+	ASSERT_EQ(web_config_check_password(wc, "alice", ALICE_PASSWORD), 1);
+	ASSERT_EQ(web_config_check_password(wc, "alice", "cgacct test passwore"), 0);
+	ASSERT_EQ(web_config_check_password(wc, "alice", ""), 0);
+	ASSERT_EQ(web_config_check_password(wc, "bob", "hunter2"), 1);
+	ASSERT_EQ(web_config_check_password(wc, "bob", ALICE_PASSWORD), 0);
+	ASSERT_EQ(web_config_check_password(wc, "mallory", ALICE_PASSWORD), 0);
+	ASSERT_EQ(web_config_check_password(wc, "Alice", ALICE_PASSWORD), 0);
+	web_config_free(wc);
+}
+
+static double seconds_for(const struct web_config *wc, const char *user)
+{
+	double best = 1e9;
+
+	for (int i = 0; i < 3; i++) {
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		ASSERT_EQ(web_config_check_password(wc, user, "wrong"), 0);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		if ((double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9 < best)
+			best =
+			    (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	}
+	return best;
+}
+
+static void test_unknown_user_costs_a_bcrypt_of_the_same_cost(void)
+{
+	struct web_config *wc = load_fixture("config/web-full.yml");
+	unsigned cost = 0;
+	double known, unknown;
+
+	/* The dummy has the users' highest cost (alice 10, bob 4) and is a hash crypt takes. */
+	ASSERT_TRUE(bcrypt_hash_valid(wc->dummy_hash, &cost));
+	ASSERT_EQ(cost, 10);
+	ASSERT_EQ(bcrypt_verify(wc->dummy_hash, ALICE_PASSWORD), 0);
+	/* Loose on purpose: a shared machine adds noise, but skipping bcrypt is 1000x faster. */
+	known = seconds_for(wc, "alice");
+	unknown = seconds_for(wc, "mallory");
+	ASSERT_TRUE(unknown > known / 4);
+	web_config_free(wc);
+}
+
+static void test_bcrypt_verify_refuses_broken_hashes(void)
+{
+	ASSERT_TRUE(bcrypt_verify("$2y$10$short", "x") < 0);
+	ASSERT_TRUE(bcrypt_verify("plain", "x") < 0);
+}
+
+static void assert_credentials(const char *header, const char *user, const char *password)
+{
+	char *u = NULL, *p = NULL;
+
+	ASSERT_EQ(basic_auth_parse(header, strlen(header), &u, &p), 0);
+	ASSERT_STREQ(u, user);
+	ASSERT_STREQ(p, password);
+	free(u);
+	basic_auth_erase(p);
+}
+
+static void test_authorization_header_is_decoded(void)
+{
+	assert_credentials("Basic YWxpY2U6Y2dhY2N0IHRlc3QgcGFzc3dvcmQ=", "alice", ALICE_PASSWORD);
+	assert_credentials("basic  YTpiOmM=", "a", "b:c");
+	assert_credentials(" BASIC\tYWxpY2U6 \t", "alice", "");
+	assert_credentials("Basic Og==", "", "");
+	assert_credentials("Basic YWI6Yw==", "ab", "c");
+}
+
+static void test_malformed_authorization_is_refused(void)
+{
+	static const char *const bad[] = {
+	    "",
+	    "Basic",
+	    "Basic ",
+	    "BasicYWI6Yw==",
+	    "Bearer YWI6Yw==",
+	    "Basic YWI6Yw",    /* padding missing */
+	    "Basic YWI6Yw=",   /* padding short */
+	    "Basic YW=6Yw==",  /* padding inside */
+	    "Basic YWI6Yw==x", /* junk after the token */
+	    "Basic YWI6 Yw==",
+	    "Basic bm9jb2xvbg==", /* no ':' */
+	    "Basic YQBiOmM=",	  /* NUL in the user name */
+	    "Basic ====",
+	    "Basic YWI6Yw-_",
+	};
+	char *u = NULL, *p = NULL;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (basic_auth_parse(bad[i], strlen(bad[i]), &u, &p) != -EINVAL)
+			fprintf(stderr, "accepted \"%s\"\n", bad[i]);
+		ASSERT_EQ(basic_auth_parse(bad[i], strlen(bad[i]), &u, &p), -EINVAL);
+	}
+	/* Exactly len bytes are read: the NUL here lies outside the value. */
+	ASSERT_EQ(basic_auth_parse("Basic YWI6Yw==", 13, &u, &p), -EINVAL);
+	ASSERT_TRUE(u == NULL && p == NULL);
+}
+
+int main(void)
+{
+	RUN(test_tls_and_users_with_toolkit_defaults);
+	RUN(test_every_toolkit_key_is_read);
+	RUN(test_gnutls_priorities_mirror_the_config);
+	RUN(test_unknown_and_newer_keys_are_errors);
+	RUN(test_unreadable_tls_file_is_an_error);
+	RUN(test_incomplete_tls_is_an_error);
+	RUN(test_tls_names_are_checked);
+	RUN(test_headers_are_the_toolkits_few);
+	RUN(test_users_need_bcrypt_hashes);
+	RUN(test_htpasswd_hash_accepts_the_password_only);
+	RUN(test_unknown_user_costs_a_bcrypt_of_the_same_cost);
+	RUN(test_bcrypt_verify_refuses_broken_hashes);
+	RUN(test_authorization_header_is_decoded);
+	RUN(test_malformed_authorization_is_refused);
+	return 0;
+}

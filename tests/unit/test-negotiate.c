@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Content negotiation from Accept and Accept-Encoding, and gzip framing. */
+#include <zlib.h>
+
+#include "gzip.h"
+#include "negotiate.h"
+#include "test.h"
+
+/* prom@v2.42.0 scrape/scrape.go: the header every Prometheus 2.42 scrape sends. */
+#define PROMETHEUS_2_42_ACCEPT                                                                     \
+	"application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;"   \
+	"q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
+
+static void test_prometheus_accept_header_gets_openmetrics(void)
+{
+	ASSERT_EQ(negotiate_format(PROMETHEUS_2_42_ACCEPT), RENDER_OPENMETRICS);
+	ASSERT_EQ(negotiate_format("application/openmetrics-text"), RENDER_OPENMETRICS);
+	ASSERT_EQ(negotiate_format("Application/OpenMetrics-Text; Version=\"1.0.0\""),
+		  RENDER_OPENMETRICS);
+	ASSERT_EQ(negotiate_format("text/plain;q=0.2, application/openmetrics-text;q=0.3"),
+		  RENDER_OPENMETRICS);
+}
+
+static void test_text_format_is_the_default_and_wins_ties(void)
+{
+	ASSERT_EQ(negotiate_format(NULL), RENDER_TEXT);
+	ASSERT_EQ(negotiate_format(""), RENDER_TEXT);
+	ASSERT_EQ(negotiate_format("*/*"), RENDER_TEXT);
+	ASSERT_EQ(negotiate_format("text/plain"), RENDER_TEXT);
+	ASSERT_EQ(negotiate_format("text/plain;version=0.0.4;q=0.5,*/*;q=0.1"), RENDER_TEXT);
+	ASSERT_EQ(negotiate_format("application/json"), RENDER_TEXT);
+	/* a version we do not produce is not acceptable, whatever its weight */
+	ASSERT_EQ(negotiate_format("application/openmetrics-text;version=2.0.0,text/plain;q=0.1"),
+		  RENDER_TEXT);
+	/* q=0 refuses; the more specific range overrides the wildcard */
+	ASSERT_EQ(negotiate_format("application/openmetrics-text;q=0,*/*"), RENDER_TEXT);
+	ASSERT_EQ(negotiate_format("text/plain;q=0,application/*;q=0.5"), RENDER_OPENMETRICS);
+	/* malformed weights count as 0 */
+	ASSERT_EQ(negotiate_format("application/openmetrics-text;q=2,text/plain;q=0.1"),
+		  RENDER_TEXT);
+}
+
+static void test_gzip_when_accepted_with_nonzero_weight(void)
+{
+	ASSERT_TRUE(negotiate_gzip("gzip"));
+	ASSERT_TRUE(negotiate_gzip("deflate, GZIP;q=0.5"));
+	ASSERT_TRUE(negotiate_gzip("br, *"));
+	ASSERT_TRUE(!negotiate_gzip(NULL));
+	ASSERT_TRUE(!negotiate_gzip("identity"));
+	ASSERT_TRUE(!negotiate_gzip("gzip;q=0"));
+	ASSERT_TRUE(!negotiate_gzip("gzip;q=0.000, *"));
+	ASSERT_TRUE(!negotiate_gzip("gzipped"));
+}
+
+static void test_gzip_output_round_trips_through_zlib(void)
+{
+	static const char text[] = "cgroup_cpu_usage_seconds_total{cgroup=\"/\"} 1\n";
+	char *z, out[256];
+	size_t zlen;
+	z_stream s = {0};
+
+	ASSERT_EQ(gzip_compress(text, sizeof(text) - 1, &z, &zlen), 0);
+	/* RFC 1952 magic and deflate method */
+	ASSERT_TRUE(zlen > 18 && (unsigned char)z[0] == 0x1f && (unsigned char)z[1] == 0x8b &&
+		    z[2] == 8);
+	ASSERT_EQ(inflateInit2(&s, 15 + 16), Z_OK);
+	s.next_in = (Bytef *)z;
+	s.avail_in = (uInt)zlen;
+	s.next_out = (Bytef *)out;
+	s.avail_out = sizeof(out);
+	ASSERT_EQ(inflate(&s, Z_FINISH), Z_STREAM_END);
+	ASSERT_EQ(s.total_out, sizeof(text) - 1);
+	ASSERT_TRUE(memcmp(out, text, sizeof(text) - 1) == 0);
+	inflateEnd(&s);
+	free(z);
+}
+
+int main(void)
+{
+	RUN(test_prometheus_accept_header_gets_openmetrics);
+	RUN(test_text_format_is_the_default_and_wins_ties);
+	RUN(test_gzip_when_accepted_with_nonzero_weight);
+	RUN(test_gzip_output_round_trips_through_zlib);
+	return 0;
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The scrape cache: concurrent scrapes share one collection, min_interval
+ * serves the last one, failures are shared but not cached.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include "scrape.h"
+#include "test.h"
+
+struct fake {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned calls;
+	bool started, release;
+	int result;
+};
+
+/* Blocks until released, so a test decides exactly when a collection ends. */
+static int fake_collect(void *userdata, struct snapshot *ret)
+{
+	struct fake *f = userdata;
+	int r;
+
+	pthread_mutex_lock(&f->lock);
+	f->calls++;
+	f->started = true;
+	pthread_cond_broadcast(&f->cond);
+	while (!f->release)
+		pthread_cond_wait(&f->cond, &f->lock);
+	r = f->result;
+	pthread_mutex_unlock(&f->lock);
+	*ret = (struct snapshot){.duration_ns = f->calls};
+	return r;
+}
+
+struct scraper {
+	pthread_t thread;
+	struct scrape *scrape;
+	struct exposition *e;
+	int r;
+};
+
+static void *scrape_thread(void *userdata)
+{
+	struct scraper *s = userdata;
+
+	s->r = scrape_get(s->scrape, &s->e);
+	return NULL;
+}
+
+static void release(struct fake *f)
+{
+	pthread_mutex_lock(&f->lock);
+	f->release = true;
+	pthread_cond_broadcast(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void wait_started(struct fake *f)
+{
+	pthread_mutex_lock(&f->lock);
+	while (!f->started)
+		pthread_cond_wait(&f->cond, &f->lock);
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void concurrent_scrapes(struct fake *f, struct scrape *s, struct scraper *a,
+			       struct scraper *b)
+{
+	*a = (struct scraper){.scrape = s};
+	*b = (struct scraper){.scrape = s};
+	ASSERT_EQ(pthread_create(&a->thread, NULL, scrape_thread, a), 0);
+	wait_started(f);
+	ASSERT_EQ(pthread_create(&b->thread, NULL, scrape_thread, b), 0);
+	/* b cannot finish before the release; give it time to join the flight */
+	usleep(100 * 1000);
+	release(f);
+	ASSERT_EQ(pthread_join(a->thread, NULL), 0);
+	ASSERT_EQ(pthread_join(b->thread, NULL), 0);
+}
+
+static void test_concurrent_scrapes_share_one_collection(void)
+{
+	struct fake f = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+	struct scraper a, b;
+	struct scrape *s;
+	struct exposition *third;
+
+	ASSERT_EQ(scrape_new(fake_collect, &f, "1", &s), 0);
+	concurrent_scrapes(&f, s, &a, &b);
+	ASSERT_EQ(a.r, 0);
+	ASSERT_EQ(b.r, 0);
+	ASSERT_EQ(f.calls, 1);
+	ASSERT_TRUE(a.e == b.e);
+	ASSERT_EQ(atomic_load(&scrape_stats(s)->collections), 1);
+	/* without min_interval, the next scrape collects again */
+	ASSERT_EQ(scrape_get(s, &third), 0);
+	ASSERT_EQ(f.calls, 2);
+	ASSERT_TRUE(third != a.e);
+	exposition_unref(a.e);
+	exposition_unref(b.e);
+	exposition_unref(third);
+	scrape_free(s);
+}
+
+static void test_min_interval_serves_the_last_collection(void)
+{
+	struct fake f = {
+	    .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER, .release = true};
+	const struct scrape_settings settings = {.min_interval_usec = 60 * 1000000ull};
+	struct exposition *e1, *e2;
+	struct scrape *s;
+
+	ASSERT_EQ(scrape_new(fake_collect, &f, "1", &s), 0);
+	scrape_configure(s, &settings);
+	ASSERT_EQ(scrape_get(s, &e1), 0);
+	ASSERT_EQ(scrape_get(s, &e2), 0);
+	ASSERT_EQ(f.calls, 1);
+	ASSERT_TRUE(e1 == e2);
+	ASSERT_EQ(exposition_snapshot(e2)->duration_ns, 1);
+	exposition_unref(e1);
+	exposition_unref(e2);
+	scrape_free(s);
+}
+
+static void test_failed_collection_is_shared_but_not_cached(void)
+{
+	struct fake f = {
+	    .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER, .result = -EIO};
+	const struct scrape_settings settings = {.min_interval_usec = 60 * 1000000ull};
+	struct scraper a, b;
+	struct exposition *e;
+	struct scrape *s;
+
+	ASSERT_EQ(scrape_new(fake_collect, &f, "1", &s), 0);
+	scrape_configure(s, &settings);
+	concurrent_scrapes(&f, s, &a, &b);
+	ASSERT_EQ(a.r, -EIO);
+	ASSERT_EQ(b.r, -EIO);
+	ASSERT_EQ(f.calls, 1);
+	f.result = 0;
+	ASSERT_EQ(scrape_get(s, &e), 0);
+	ASSERT_EQ(f.calls, 2);
+	ASSERT_EQ(atomic_load(&scrape_stats(s)->collection_failures), 1);
+	exposition_unref(e);
+	scrape_free(s);
+}
+
+static void test_bodies_are_rendered_once_per_variant(void)
+{
+	struct fake f = {
+	    .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER, .release = true};
+	const char *text1, *text2, *om, *gz;
+	size_t len1, len2, om_len, gz_len;
+	struct exposition *e;
+	struct scrape *s;
+
+	ASSERT_EQ(scrape_new(fake_collect, &f, "1", &s), 0);
+	ASSERT_EQ(scrape_get(s, &e), 0);
+	ASSERT_EQ(exposition_body(e, RENDER_TEXT, false, &text1, &len1), 0);
+	ASSERT_EQ(exposition_body(e, RENDER_TEXT, false, &text2, &len2), 0);
+	ASSERT_TRUE(text1 == text2 && len1 == len2 && len1 == strlen(text1));
+	ASSERT_EQ(exposition_body(e, RENDER_OPENMETRICS, false, &om, &om_len), 0);
+	ASSERT_TRUE(om_len > 6 && strcmp(om + om_len - 6, "# EOF\n") == 0);
+	ASSERT_TRUE(strstr(text1, "cgacct_collections_total 1\n") != NULL);
+	ASSERT_EQ(exposition_body(e, RENDER_TEXT, true, &gz, &gz_len), 0);
+	ASSERT_TRUE(gz_len > 2 && (unsigned char)gz[0] == 0x1f && (unsigned char)gz[1] == 0x8b);
+	exposition_unref(e);
+	scrape_free(s);
+}
+
+int main(void)
+{
+	RUN(test_concurrent_scrapes_share_one_collection);
+	RUN(test_min_interval_serves_the_last_collection);
+	RUN(test_failed_collection_is_shared_but_not_cached);
+	RUN(test_bodies_are_rendered_once_per_variant);
+	return 0;
+}
