@@ -66,7 +66,8 @@ static int read_pagesize(const struct reader_ctx *c, const char *size,
 		    {"max", METRIC_HUGETLB_LIMIT_FAILURES, size, 0},
 		};
 
-		snprintf(name, sizeof(name), "hugetlb.%s.events", size);
+		/* The group's own limit hits, like v1's failcnt (see memory.c). */
+		snprintf(name, sizeof(name), "hugetlb.%s.events.local", size);
 		r = read_keyed_file(c, name, events, ELEMENTSOF(events), NULL, NULL);
 	}
 	return r;

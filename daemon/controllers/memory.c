@@ -5,8 +5,11 @@
  *   usage        memory.usage_in_bytes       / memory.current
  *   max usage    memory.max_usage_in_bytes   / memory.peak (5.19+)
  *   limit        memory.limit_in_bytes       / memory.max
- *   failures     memory.failcnt              / memory.events "max"
- *   OOM kills    memory.oom_control oom_kill / memory.events oom_kill
+ *   failures     memory.failcnt              / memory.events.local "max"
+ *   OOM kills    memory.oom_control oom_kill / memory.events.local oom_kill
+ * v1 counts those events only in the group whose limit was hit, as v2's
+ * memory.events.local does; v2's memory.events also counts them in every
+ * ancestor, which would make a limit alert fire for the parents too.
  * memory.stat: v2 values are hierarchical, so on v1 the total_* keys (also
  * hierarchical) are the ones with the same meaning; cache/rss are v2's
  * file/anon. All sizes in memory.stat are bytes on both.
@@ -94,15 +97,19 @@ static const struct key_metric memory_v2_stat[] = {
     {"pgmajfault", METRIC_MEMORY_MAJOR_PAGE_FAULTS, NULL, 0},
 };
 
-enum { EVENT_LOW, EVENT_HIGH, EVENT_MAX, EVENT_OOM, EVENT_OOM_KILL, EVENT_OOM_GROUP_KILL };
-
 static const struct key_metric memory_v2_events[] = {
-    [EVENT_LOW] = {"low", METRIC_MEMORY_EVENTS, "low", 0},
-    [EVENT_HIGH] = {"high", METRIC_MEMORY_EVENTS, "high", 0},
-    [EVENT_MAX] = {"max", METRIC_MEMORY_EVENTS, "max", 0},
-    [EVENT_OOM] = {"oom", METRIC_MEMORY_EVENTS, "oom", 0},
-    [EVENT_OOM_KILL] = {"oom_kill", METRIC_MEMORY_EVENTS, "oom_kill", 0},
-    [EVENT_OOM_GROUP_KILL] = {"oom_group_kill", METRIC_MEMORY_EVENTS, "oom_group_kill", 0},
+    {"low", METRIC_MEMORY_EVENTS, "low", 0},
+    {"high", METRIC_MEMORY_EVENTS, "high", 0},
+    {"max", METRIC_MEMORY_EVENTS, "max", 0},
+    {"oom", METRIC_MEMORY_EVENTS, "oom", 0},
+    {"oom_kill", METRIC_MEMORY_EVENTS, "oom_kill", 0},
+    {"oom_group_kill", METRIC_MEMORY_EVENTS, "oom_group_kill", 0},
+};
+
+/* The group's own events: what v1's failcnt and oom_control count. */
+static const struct key_metric memory_v2_local_events[] = {
+    {"max", METRIC_MEMORY_LIMIT_FAILURES, NULL, 0},
+    {"oom_kill", METRIC_MEMORY_OOM_KILLS, NULL, 0},
 };
 
 static const struct key_metric memory_v2_swap_events[] = {
@@ -110,21 +117,6 @@ static const struct key_metric memory_v2_swap_events[] = {
     {"max", METRIC_MEMORY_SWAP_EVENTS, "max", 0},
     {"fail", METRIC_MEMORY_SWAP_EVENTS, "fail", 0},
 };
-
-/* memory.events "max" and "oom_kill" also feed the metrics v1 has files for. */
-static int read_v2_events(const struct reader_ctx *c)
-{
-	uint64_t v[ELEMENTSOF(memory_v2_events)], found;
-	int r;
-
-	r = read_keyed_file(c, "memory.events", memory_v2_events, ELEMENTSOF(memory_v2_events), v,
-			    &found);
-	if (r >= 0 && (found & (1u << EVENT_MAX)))
-		r = reader_emit(c, METRIC_MEMORY_LIMIT_FAILURES, NULL, v[EVENT_MAX], 1);
-	if (r >= 0 && (found & (1u << EVENT_OOM_KILL)))
-		r = reader_emit(c, METRIC_MEMORY_OOM_KILLS, NULL, v[EVENT_OOM_KILL], 1);
-	return r;
-}
 
 static int memory_read_v2(const struct reader_ctx *c)
 {
@@ -134,7 +126,11 @@ static int memory_read_v2(const struct reader_ctx *c)
 		r = read_keyed_file(c, "memory.stat", memory_v2_stat, ELEMENTSOF(memory_v2_stat),
 				    NULL, NULL);
 	if (r >= 0)
-		r = read_v2_events(c);
+		r = read_keyed_file(c, "memory.events", memory_v2_events,
+				    ELEMENTSOF(memory_v2_events), NULL, NULL);
+	if (r >= 0)
+		r = read_keyed_file(c, "memory.events.local", memory_v2_local_events,
+				    ELEMENTSOF(memory_v2_local_events), NULL, NULL);
 	if (r >= 0)
 		r = read_keyed_file(c, "memory.swap.events", memory_v2_swap_events,
 				    ELEMENTSOF(memory_v2_swap_events), NULL, NULL);

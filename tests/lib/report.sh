@@ -17,14 +17,5 @@ summarize() {
 		END { printf "%s: %d passed, %d failed, %d skipped\n", label, p, f, s }' "$file"
 }
 
-# Install the Debian packages that are missing, after one apt-get update.
-need_packages() {
-	local missing=() pkg
-	for pkg in "$@"; do
-		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' || missing+=("$pkg")
-	done
-	[ ${#missing[@]} -gt 0 ] || return 0
-	echo "installing: ${missing[*]}"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
+# need_packages comes with the vm/ scripts' shared helpers.
+. "$(dirname "${BASH_SOURCE[0]}")/../../vm/lib/common.sh"

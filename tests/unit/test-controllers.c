@@ -78,12 +78,12 @@ static void fake_sysfs_done(struct fake_sysfs *f)
 	free(f->root);
 }
 
-static struct cgroup_record read_fixture(const char *dir, const struct controller *c, bool v2,
-					 bool per_cpu)
+/* Run one controller's reader on the cgroup directory @path. */
+static struct cgroup_record read_dir(const char *path, const struct controller *c, bool v2,
+				     bool per_cpu)
 {
 	struct cgroup_record rec = {0};
 	struct fake_sysfs sys;
-	char *path = fixture_path(dir);
 	struct reader_ctx ctx = {
 	    .rec = &rec, .per_cpu = per_cpu, .clock_ticks = 100, .devnames = &sys.devnames};
 
@@ -93,6 +93,15 @@ static struct cgroup_record read_fixture(const char *dir, const struct controlle
 	ASSERT_EQ(v2 ? c->read_v2(&ctx) : c->read_v1(&ctx), 0);
 	close(ctx.dirfd);
 	fake_sysfs_done(&sys);
+	return rec;
+}
+
+static struct cgroup_record read_fixture(const char *dir, const struct controller *c, bool v2,
+					 bool per_cpu)
+{
+	char *path = fixture_path(dir);
+	struct cgroup_record rec = read_dir(path, c, v2, per_cpu);
+
 	free(path);
 	return rec;
 }
@@ -268,6 +277,33 @@ static void test_memory_v2_events_feed_the_v1_equivalent_counters(void)
 
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
+}
+
+/*
+ * A parent whose child hit its own limit: v2's memory.events counts the
+ * child's events in the parent too, memory.events.local only the parent's
+ * own, which is what v1's failcnt and oom_control count, so the limit
+ * failure and OOM kill counters come from .local and a limit alert fires
+ * for the limited group only.
+ */
+static void test_memory_v2_limit_failures_count_only_the_groups_own_limit(void)
+{
+	static const struct expect e[] = {
+	    {METRIC_MEMORY_EVENTS, "max", 776},
+	    {METRIC_MEMORY_EVENTS, "oom_kill", 2},
+	    {METRIC_MEMORY_LIMIT_FAILURES, NULL, 0},
+	    {METRIC_MEMORY_OOM_KILLS, NULL, 0},
+	};
+	char *dir = tmpdir_make();
+	struct cgroup_record r;
+
+	file_write(dir, "memory.events", "max 776\noom_kill 2\n");
+	file_write(dir, "memory.events.local", "max 0\noom_kill 0\n");
+	r = read_dir(dir, &controller_memory, true, false);
+	check_samples(&r, e, ELEMENTSOF(e));
+	record_done(&r);
+	tmpdir_remove(dir);
+	free(dir);
 }
 
 /* The workload asked for two huge pages under a limit of one: one failure. */
@@ -482,6 +518,7 @@ int main(void)
 	RUN(test_hugetlb_reads_each_page_size_and_skips_rsvd);
 	RUN(test_blkio_v1_and_v2_read_the_same_device_and_limits);
 	RUN(test_blkio_names_by_symlink_or_number);
+	RUN(test_memory_v2_limit_failures_count_only_the_groups_own_limit);
 	RUN(test_pids_limit_failures_from_events_and_max_is_absent);
 	RUN(test_pressure_exports_totals_in_usec);
 	RUN(test_every_reader_treats_missing_files_as_not_collected);

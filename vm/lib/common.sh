@@ -31,3 +31,15 @@ kernel_patches() {
 		echo "$p"
 	done
 }
+
+# Install the Debian packages that are missing, after one apt-get update.
+need_packages() {
+	local missing=() pkg
+	for pkg in "$@"; do
+		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' || missing+=("$pkg")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	echo "installing: ${missing[*]}" >&2
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
