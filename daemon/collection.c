@@ -96,3 +96,8 @@ void collection_options(const struct config *c, const struct cli *cli, struct co
 		if (!controller_enabled(c, controllers[i]->name))
 			o->skip_controllers |= 1u << i;
 }
+
+enum render_naming collection_naming(const struct config *c)
+{
+	return c->naming == CONFIG_NAMING_CADVISOR ? RENDER_NAMING_CADVISOR : RENDER_NAMING_NATIVE;
+}

@@ -2,14 +2,19 @@
 /*
  * What the configuration asks of a collection: which hierarchies and
  * subtrees (cgroup_roots), which cgroups (include/exclude, max_depth),
- * which controllers, per-CPU series. The glue between config/ and the
- * collector, which knows nothing of the configuration.
+ * which controllers, per-CPU series; and the names the exposition uses.
+ * The glue between config/ and the collector and renderer, which know
+ * nothing of the configuration.
  */
 #pragma once
 
 #include "cli.h"
 #include "collect.h"
 #include "config.h"
+#include "render.h"
 
 /* o stays valid as long as c and cli. */
 void collection_options(const struct config *c, const struct cli *cli, struct collect_options *o);
+
+/* naming: native or cadvisor, as the renderer calls it. */
+enum render_naming collection_naming(const struct config *c);

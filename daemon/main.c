@@ -54,10 +54,12 @@ static int write_all(const char *buf, size_t len)
 	return 0;
 }
 
-/* --once: one collection with the configuration's selection, printed as text. */
+/* --once: one collection with the configuration's selection and naming, printed as text. */
 static int run_once(const struct cli *cli, const struct config *cfg, struct log_target *log)
 {
 	_cleanup_fclose_ FILE *walk_file = NULL;
+	const struct render_options ro = {.version = CGACCT_VERSION,
+					  .naming = collection_naming(cfg)};
 	struct collect_options o;
 	struct snapshot snap;
 	struct strbuf out = {0};
@@ -82,7 +84,7 @@ static int run_once(const struct cli *cli, const struct config *cfg, struct log_
 		log_error(log, "collection failed: %s", strerror(-r));
 		return r;
 	}
-	r = render_prometheus(&snap, CGACCT_VERSION, &out);
+	r = render_exposition(&snap, &ro, &out);
 	if (r >= 0)
 		r = write_all(out.buf, out.len);
 	snapshot_free(&snap);

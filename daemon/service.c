@@ -62,19 +62,12 @@ static void mhd_log(void *userdata, const char *fmt, va_list ap)
 	log_fullv(userdata, LOG_WARNING, fmt, ap);
 }
 
-/* Accepted by the configuration, not by the renderer yet: say so rather than ignore it. */
-static void warn_unimplemented(struct service *s, const struct config *c)
-{
-	if (c->naming != CONFIG_NAMING_NATIVE)
-		log_warning(s->log, "naming: %s is not implemented yet, serving native names",
-			    config_naming_name(c->naming));
-}
-
 static void configure_scrape(struct service *s, const struct config *c)
 {
 	const struct scrape_settings settings = {
 	    .min_interval_usec = c->min_interval_usec,
 	    .max_series = c->max_series,
+	    .naming = collection_naming(c),
 	};
 
 	scrape_configure(s->scrape, &settings);
@@ -209,7 +202,6 @@ static int reload(struct service *s)
 	s->cfg = next;
 	pthread_mutex_unlock(&s->config_lock);
 	configure_scrape(s, next);
-	warn_unimplemented(s, next);
 	atomic_store(&s->log->max_level, next->log_level);
 	config_free(old);
 	log_info(s->log, "configuration reloaded from %s",
@@ -295,7 +287,6 @@ int service_run(const struct cli *cli, struct config *cfg, struct log_target *lo
 		r = scrape_new(collect, &s, CGACCT_VERSION, &s.scrape);
 	if (r >= 0) {
 		configure_scrape(&s, cfg);
-		warn_unimplemented(&s, cfg);
 		r = http_start(&s, cfg, &s.http);
 	}
 	if (r >= 0) {

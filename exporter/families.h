@@ -13,7 +13,8 @@
 enum family_type {
 	FAMILY_GAUGE,
 	FAMILY_COUNTER,
-	FAMILY_INFO, /* a gauge of 1 whose labels carry the information */
+	FAMILY_INFO,	/* a gauge of 1 whose labels carry the information */
+	FAMILY_UNTYPED, /* no type claimed: for foreign names a type would make lint fail */
 };
 
 struct family {

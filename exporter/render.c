@@ -9,12 +9,15 @@
  * The two formats differ only in the family headers (OpenMetrics names a
  * counter "x" and its sample "x_total", has an info type, escapes quotes in
  * HELP) and in OpenMetrics' mandatory "# EOF"; everything else is shared.
+ * The per-cgroup families are named natively (families.c) or as cAdvisor
+ * names them (cadvisor.c); the cgacct_* self-metrics are the same in both.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cadvisor.h"
 #include "render.h"
 
 /* Enough digits for every divisor we use (1e9, 1024 needs 10). */
@@ -77,6 +80,7 @@ void render_header(struct strbuf *b, enum render_format f, const char *name, con
 	    [FAMILY_GAUGE] = {"gauge", "gauge"},
 	    [FAMILY_COUNTER] = {"counter", "counter"},
 	    [FAMILY_INFO] = {"gauge", "info"},
+	    [FAMILY_UNTYPED] = {"untyped", "unknown"},
 	};
 	bool om = f == RENDER_OPENMETRICS;
 	size_t len = strlen(name), suffix = strlen(family_sample_suffix(type));
@@ -138,23 +142,33 @@ static void render_family(struct strbuf *b, enum render_format f, const struct s
 	}
 }
 
+static size_t record_series_native(const struct cgroup_record *r)
+{
+	return r->n_samples;
+}
+
 /*
- * How many records (in path order) fit under the series cap. Whole cgroups
- * are dropped rather than single series, so what is exported of a cgroup
- * is always complete and the cut is the same on every scrape.
+ * How many records (in path order) fit under the series cap, counting each
+ * record's series as the naming renders it. Whole cgroups are dropped rather
+ * than single series, so what is exported of a cgroup is always complete and
+ * the cut is the same on every scrape.
  */
-static size_t records_within_cap(const struct snapshot *s, uint64_t cap, uint64_t *ret_dropped)
+static size_t records_within_cap(const struct snapshot *s, uint64_t cap,
+				 size_t (*series_of)(const struct cgroup_record *r),
+				 uint64_t *ret_dropped)
 {
 	uint64_t series = 0, dropped = 0;
 	size_t keep = s->n_records;
 
 	for (size_t i = 0; i < s->n_records; i++) {
-		if (keep == s->n_records && cap > 0 && series + s->records[i].n_samples > cap)
+		size_t n = series_of(&s->records[i]);
+
+		if (keep == s->n_records && cap > 0 && series + n > cap)
 			keep = i;
 		if (keep == s->n_records)
-			series += s->records[i].n_samples;
+			series += n;
 		else
-			dropped += s->records[i].n_samples;
+			dropped += n;
 	}
 	*ret_dropped = dropped;
 	return keep;
@@ -205,11 +219,11 @@ static void render_self(struct strbuf *b, enum render_format f, const struct sna
 	strbuf_printf(b, "cgacct_series_dropped %" PRIu64 "\n", dropped);
 }
 
-int render_exposition(const struct snapshot *s, const struct render_options *o, struct strbuf *out)
+/* The native families, each over the first n_records records. */
+static int render_native(struct strbuf *out, enum render_format f, const struct snapshot *s,
+			 size_t n_records)
 {
 	size_t *cursor = calloc(s->n_records ? s->n_records : 1, sizeof(*cursor));
-	uint64_t dropped;
-	size_t kept = records_within_cap(s, o->max_series, &dropped);
 
 	if (!cursor)
 		return -ENOMEM;
@@ -218,10 +232,27 @@ int render_exposition(const struct snapshot *s, const struct render_options *o, 
 
 		while (end < _METRIC_MAX && strcmp(families[end].name, families[m].name) == 0)
 			end++;
-		render_family(out, o->format, s, kept, cursor, m, end);
+		render_family(out, f, s, n_records, cursor, m, end);
 		m = end;
 	}
 	free(cursor);
+	return 0;
+}
+
+int render_exposition(const struct snapshot *s, const struct render_options *o, struct strbuf *out)
+{
+	bool cadvisor = o->naming == RENDER_NAMING_CADVISOR;
+	uint64_t dropped;
+	size_t kept = records_within_cap(
+	    s, o->max_series, cadvisor ? cadvisor_record_series : record_series_native, &dropped);
+	int r = 0;
+
+	if (cadvisor)
+		cadvisor_render(out, o->format, s, kept);
+	else
+		r = render_native(out, o->format, s, kept);
+	if (r < 0)
+		return r;
 	render_self(out, o->format, s, o->version, kept, dropped);
 	if (o->extra)
 		o->extra(out, o->format, o->extra_userdata);

@@ -21,8 +21,14 @@ enum render_format {
 	_RENDER_FORMAT_MAX,
 };
 
+enum render_naming {
+	RENDER_NAMING_NATIVE,	/* the cgroup_* families of families.c */
+	RENDER_NAMING_CADVISOR, /* cAdvisor's container_* names and labels, cadvisor.c */
+};
+
 struct render_options {
 	enum render_format format;
+	enum render_naming naming;
 	const char *version; /* for cgacct_build_info */
 	uint64_t max_series; /* cap on per-cgroup series, 0 = none; whole cgroups are dropped */
 	/* More self-metric families, written before OpenMetrics' end marker; may be NULL. */

@@ -76,11 +76,13 @@ struct service_stats *scrape_stats(struct scrape *s)
 }
 
 /* Runs the collection; called unlocked by the scrape that leads the flight. */
-static int collect_exposition(struct scrape *s, uint64_t max_series, struct exposition **ret)
+static int collect_exposition(struct scrape *s, const struct scrape_settings *settings,
+			      struct exposition **ret)
 {
 	const struct render_options o = {
+	    .naming = settings->naming,
 	    .version = s->version,
-	    .max_series = max_series,
+	    .max_series = settings->max_series,
 	    .extra = service_stats_render,
 	    .extra_userdata = &s->stats,
 	};
@@ -109,7 +111,8 @@ static struct exposition *cached(struct scrape *s)
 int scrape_get(struct scrape *s, struct exposition **ret)
 {
 	struct exposition *e = NULL;
-	uint64_t start, max_series;
+	struct scrape_settings settings;
+	uint64_t start;
 	int r;
 
 	pthread_mutex_lock(&s->lock);
@@ -131,11 +134,11 @@ int scrape_get(struct scrape *s, struct exposition **ret)
 		return 0;
 	}
 	s->collecting = true;
-	max_series = s->settings.max_series;
+	settings = s->settings;
 	pthread_mutex_unlock(&s->lock);
 
 	start = now_usec();
-	r = collect_exposition(s, max_series, &e);
+	r = collect_exposition(s, &settings, &e);
 
 	pthread_mutex_lock(&s->lock);
 	s->collecting = false;

@@ -19,6 +19,7 @@ typedef int (*scrape_collect_fn)(void *userdata, struct snapshot *ret);
 struct scrape_settings {
 	uint64_t min_interval_usec; /* 0: every scrape not overlapping another collects */
 	uint64_t max_series;	    /* render_options.max_series */
+	enum render_naming naming;  /* render_options.naming */
 };
 
 struct scrape;

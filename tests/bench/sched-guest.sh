@@ -1,5 +1,6 @@
 #!/bin/sh
-# Runs inside the guest: the scheduler workload inside a cgroup three levels
+# Runs inside the guest (tests/bench/sched prepends the SCHED_* settings):
+# the scheduler workload inside a cgroup three levels
 # below the root of the cpu,cpuacct hierarchy, so every charge walks four
 # cpuacct levels.  Prints one elapsed time per iteration.
 group=$CG_V1/cpu,cpuacct/bench/level2/level3

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The text exposition: escaping, exact number formatting, family grouping. */
+/* The exposition: escaping, exact number formatting, family grouping, cAdvisor naming. */
+#include "cadvisor.h"
 #include "families.h"
 #include "render.h"
 #include "test.h"
@@ -63,7 +64,8 @@ static void add(struct cgroup_record *r, enum metric m, const char *label, uint6
 static struct collector_status sample_collectors[] = {{"cpu", 0}, {"walk", 2}};
 static struct hierarchy_status sample_hierarchies[] = {{"cpu,cpuacct", 2}};
 
-static struct snapshot sample_snapshot(void)
+/* Two empty records and the self-metric inputs every exposition test shares. */
+static struct snapshot snapshot_shell(const char *second_path)
 {
 	struct cgroup_record *records = calloc(2, sizeof(*records));
 	struct snapshot s = {
@@ -79,7 +81,15 @@ static struct snapshot sample_snapshot(void)
 
 	ASSERT_TRUE(records != NULL);
 	records[0].path = strdup("/");
-	records[1].path = strdup("/we\"ird\\ name\nx \xc3\xbc");
+	records[1].path = strdup(second_path);
+	return s;
+}
+
+static struct snapshot sample_snapshot(void)
+{
+	struct snapshot s = snapshot_shell("/we\"ird\\ name\nx \xc3\xbc");
+	struct cgroup_record *records = s.records;
+
 	add(&records[0], METRIC_INFO_SERIAL, "cpu,cpuacct", 0);
 	add(&records[0], METRIC_CPU_USAGE, NULL, 2500000000);
 	add(&records[1], METRIC_INFO_INO, "cpu,cpuacct", 4242);
@@ -122,6 +132,15 @@ static void sample_snapshot_done(struct snapshot *s)
 	"# HELP cgacct_series_limit_hit 1 if max_series cut cgroups from this exposition.\n"       \
 	"# TYPE cgacct_series_limit_hit gauge\n"
 
+/* The self-metrics of version 9.9 when max_series cut nothing. */
+#define SELF_METRICS_UNCUT                                                                         \
+	"# HELP cgacct_build_info cgacct version, value always 1.\n"                               \
+	"# TYPE cgacct_build_info gauge\n"                                                         \
+	"cgacct_build_info{version=\"9.9\"} 1\n" SELF_METRICS_TAIL "cgacct_series_limit_hit 0\n"   \
+	"# HELP cgacct_series_dropped Series left out of this exposition by max_series.\n"         \
+	"# TYPE cgacct_series_dropped gauge\n"                                                     \
+	"cgacct_series_dropped 0\n"
+
 static void test_snapshot_renders_grouped_families_with_self_metrics(void)
 {
 	struct snapshot s = sample_snapshot();
@@ -152,13 +171,8 @@ static void test_snapshot_renders_grouped_families_with_self_metrics(void)
 	    "# HELP cgroup_cpu_weight Relative CPU weight on the v2 scale, default 100 "
 	    "(cpu.weight, or cpu.shares * 100 / 1024).\n"
 	    "# TYPE cgroup_cpu_weight gauge\n"
-	    "cgroup_cpu_weight{cgroup=\"/we\\\"ird\\\\ name\\nx \xc3\xbc\"} 50\n"
-	    "# HELP cgacct_build_info cgacct version, value always 1.\n"
-	    "# TYPE cgacct_build_info gauge\n"
-	    "cgacct_build_info{version=\"9.9\"} 1\n" SELF_METRICS_TAIL "cgacct_series_limit_hit 0\n"
-	    "# HELP cgacct_series_dropped Series left out of this exposition by max_series.\n"
-	    "# TYPE cgacct_series_dropped gauge\n"
-	    "cgacct_series_dropped 0\n");
+	    "cgroup_cpu_weight{cgroup=\"/we\\\"ird\\\\ name\\nx \xc3\xbc\"} "
+	    "50\n" SELF_METRICS_UNCUT);
 	strbuf_done(&out);
 	sample_snapshot_done(&s);
 }
@@ -212,6 +226,156 @@ static void test_openmetrics_names_counter_families_without_total_and_ends_with_
 	sample_snapshot_done(&s);
 }
 
+/*
+ * The cAdvisor table lints as the native one does, except the failcnt
+ * families, which cAdvisor types counter without "_total": those must be
+ * untyped, never counters. Rows of one family are adjacent and agree on type.
+ */
+static void test_cadvisor_families_lint_clean_and_share_names_only_when_adjacent(void)
+{
+	for (size_t k = 0; k < n_cadvisor_families; k++) {
+		const struct cadvisor_family *c = &cadvisor_families[k];
+		size_t len = strlen(c->name);
+		bool total = len > 6 && strcmp(c->name + len - 6, "_total") == 0;
+		bool continues = k > 0 && strcmp(cadvisor_families[k - 1].name, c->name) == 0;
+
+		ASSERT_EQ(strncmp(c->name, "container_", 10), 0);
+		ASSERT_TRUE(c->source < _METRIC_MAX);
+		ASSERT_EQ(c->type == FAMILY_COUNTER, total);
+		ASSERT_TRUE(c->type != FAMILY_INFO);
+		ASSERT_TRUE(continues || c->help != NULL);
+		if (continues)
+			ASSERT_EQ(c->type, cadvisor_families[k - 1].type);
+		for (size_t j = 0; j + 1 < k; j++)
+			ASSERT_TRUE(strcmp(cadvisor_families[j].name, c->name) != 0 || continues);
+	}
+}
+
+/*
+ * "/" has no CFS quota, so no container_cpu_cfs_* series, and more inactive
+ * page cache than usage, so a working set of 0; the second cgroup has a quota,
+ * v2 weight 50 (shares 512), a named and an unresolved device. Identity and
+ * per-CPU samples have no cAdvisor family.
+ */
+static struct snapshot cadvisor_snapshot(void)
+{
+	struct snapshot s = snapshot_shell("/we\"ird");
+	struct cgroup_record *root = &s.records[0], *weird = &s.records[1];
+
+	add(root, METRIC_INFO_SERIAL, "cpu,cpuacct", 0);
+	add(root, METRIC_CPU_USAGE, NULL, 2500000000);
+	add(root, METRIC_CPU_PERIODS, NULL, 10);
+	add(root, METRIC_CPU_WEIGHT, NULL, 102400);
+	add(root, METRIC_MEMORY_USAGE, NULL, 1000);
+	add(root, METRIC_MEMORY_INACTIVE_FILE, NULL, 4000);
+	add(weird, METRIC_INFO_INO, "cpu,cpuacct", 4242);
+	add(weird, METRIC_CPU_USAGE, NULL, 7);
+	add(weird, METRIC_CPU_USAGE_PER_CPU, "0", 3);
+	add(weird, METRIC_CPU_THROTTLED_PERIODS, NULL, 5);
+	add(weird, METRIC_CPU_QUOTA, NULL, 50000);
+	add(weird, METRIC_CPU_WEIGHT, NULL, 51200);
+	add(weird, METRIC_MEMORY_USAGE, NULL, 3000);
+	add(weird, METRIC_MEMORY_LIMIT_FAILURES, NULL, 2);
+	add(weird, METRIC_MEMORY_INACTIVE_FILE, NULL, 1000);
+	add(weird, METRIC_IO_READ_BYTES, "sda", 512);
+	add(weird, METRIC_IO_READ_BYTES, "8:16", 1024);
+	return s;
+}
+
+/* The cadvisor_snapshot() in cAdvisor naming, in format f under max_series cap. */
+static char *render_cadvisor(enum render_format f, uint64_t cap)
+{
+	struct snapshot s = cadvisor_snapshot();
+	struct strbuf out = {0};
+	const struct render_options o = {
+	    .format = f,
+	    .naming = RENDER_NAMING_CADVISOR,
+	    .version = "9.9",
+	    .max_series = cap,
+	};
+
+	ASSERT_EQ(render_exposition(&s, &o, &out), 0);
+	sample_snapshot_done(&s);
+	return out.buf;
+}
+
+static void test_cadvisor_naming_renders_cadvisor_names_labels_and_units(void)
+{
+	_cleanup_free_ char *text = render_cadvisor(RENDER_TEXT, 0);
+
+	ASSERT_STREQ(
+	    text,
+	    "# HELP container_cpu_usage_seconds_total Cumulative CPU time consumed "
+	    "(cpuacct.usage, cpu.stat usage_usec).\n"
+	    "# TYPE container_cpu_usage_seconds_total counter\n"
+	    "container_cpu_usage_seconds_total{cpu=\"total\",id=\"/\",image=\"\",name=\"\"} 2.5\n"
+	    "container_cpu_usage_seconds_total{cpu=\"total\",id=\"/we\\\"ird\",image=\"\","
+	    "name=\"\"} 0.000000007\n"
+	    "# HELP container_cpu_cfs_throttled_periods_total Number of throttled CFS periods; "
+	    "only for groups with a quota.\n"
+	    "# TYPE container_cpu_cfs_throttled_periods_total counter\n"
+	    "container_cpu_cfs_throttled_periods_total{id=\"/we\\\"ird\",image=\"\",name=\"\"} 5\n"
+	    "# HELP container_spec_cpu_quota CPU quota per period in microseconds "
+	    "(cpu.cfs_quota_us, cpu.max); absent when unlimited.\n"
+	    "# TYPE container_spec_cpu_quota gauge\n"
+	    "container_spec_cpu_quota{id=\"/we\\\"ird\",image=\"\",name=\"\"} 50000\n"
+	    "# HELP container_spec_cpu_shares CPU shares (cpu.shares, or cpu.weight * 1024 / "
+	    "100).\n"
+	    "# TYPE container_spec_cpu_shares gauge\n"
+	    "container_spec_cpu_shares{id=\"/\",image=\"\",name=\"\"} 1024\n"
+	    "container_spec_cpu_shares{id=\"/we\\\"ird\",image=\"\",name=\"\"} 512\n"
+	    "# HELP container_memory_usage_bytes Memory charged (memory.usage_in_bytes, "
+	    "memory.current).\n"
+	    "# TYPE container_memory_usage_bytes gauge\n"
+	    "container_memory_usage_bytes{id=\"/\",image=\"\",name=\"\"} 1000\n"
+	    "container_memory_usage_bytes{id=\"/we\\\"ird\",image=\"\",name=\"\"} 3000\n"
+	    "# HELP container_memory_failcnt Times usage hit the limit (memory.failcnt, "
+	    "memory.events max).\n"
+	    "# TYPE container_memory_failcnt untyped\n"
+	    "container_memory_failcnt{id=\"/we\\\"ird\",image=\"\",name=\"\"} 2\n"
+	    "# HELP container_memory_working_set_bytes Memory charged minus inactive page cache, "
+	    "at least 0.\n"
+	    "# TYPE container_memory_working_set_bytes gauge\n"
+	    "container_memory_working_set_bytes{id=\"/\",image=\"\",name=\"\"} 0\n"
+	    "container_memory_working_set_bytes{id=\"/we\\\"ird\",image=\"\",name=\"\"} 2000\n"
+	    "# HELP container_memory_total_inactive_file_bytes Page cache on the inactive LRU.\n"
+	    "# TYPE container_memory_total_inactive_file_bytes gauge\n"
+	    "container_memory_total_inactive_file_bytes{id=\"/\",image=\"\",name=\"\"} 4000\n"
+	    "container_memory_total_inactive_file_bytes{id=\"/we\\\"ird\",image=\"\",name=\"\"} "
+	    "1000\n"
+	    "# HELP container_fs_reads_bytes_total Bytes read from the device.\n"
+	    "# TYPE container_fs_reads_bytes_total counter\n"
+	    "container_fs_reads_bytes_total{device=\"/dev/sda\",id=\"/we\\\"ird\",image=\"\","
+	    "name=\"\"} 512\n"
+	    "container_fs_reads_bytes_total{device=\"8:16\",id=\"/we\\\"ird\",image=\"\","
+	    "name=\"\"} 1024\n" SELF_METRICS_UNCUT);
+}
+
+/*
+ * OpenMetrics has no untyped: failcnt is "unknown", and counters drop
+ * "_total" from the family name only. The cap counts cAdvisor series: "/"
+ * has 5 (6 native samples) and fits in 5; the second cgroup's 10 are dropped.
+ */
+static void test_cadvisor_naming_in_openmetrics_and_under_the_series_cap(void)
+{
+	_cleanup_free_ char *whole = render_cadvisor(RENDER_OPENMETRICS, 0);
+	_cleanup_free_ char *capped = render_cadvisor(RENDER_OPENMETRICS, 5);
+
+	ASSERT_TRUE(strstr(whole, "# TYPE container_cpu_usage_seconds counter\n"
+				  "container_cpu_usage_seconds_total{cpu=\"total\",id=\"/\","
+				  "image=\"\",name=\"\"} 2.5\n") != NULL);
+	ASSERT_TRUE(strstr(whole, "# TYPE container_memory_failcnt unknown\n"
+				  "container_memory_failcnt{id=\"/we\\\"ird\",image=\"\","
+				  "name=\"\"} 2\n") != NULL);
+	ASSERT_TRUE(strstr(whole, "\n# EOF\n") != NULL);
+
+	ASSERT_TRUE(strstr(capped, "container_spec_cpu_shares{id=\"/\",image=\"\",name=\"\"} "
+				   "1024\n") != NULL);
+	ASSERT_TRUE(strstr(capped, "ird") == NULL);
+	ASSERT_TRUE(strstr(capped, "cgacct_series_limit_hit 1\n") != NULL);
+	ASSERT_TRUE(strstr(capped, "cgacct_series_dropped 10\n") != NULL);
+}
+
 int main(void)
 {
 	RUN(test_label_values_escape_backslash_quote_newline_only);
@@ -219,5 +383,8 @@ int main(void)
 	RUN(test_every_metric_has_a_family_and_shared_names_are_adjacent);
 	RUN(test_snapshot_renders_grouped_families_with_self_metrics);
 	RUN(test_openmetrics_names_counter_families_without_total_and_ends_with_eof);
+	RUN(test_cadvisor_families_lint_clean_and_share_names_only_when_adjacent);
+	RUN(test_cadvisor_naming_renders_cadvisor_names_labels_and_units);
+	RUN(test_cadvisor_naming_in_openmetrics_and_under_the_series_cap);
 	return 0;
 }
