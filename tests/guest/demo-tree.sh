@@ -9,7 +9,10 @@
 #
 # The tree, the same path in every mounted hierarchy (v1, v2 or hybrid):
 #   /demo                pids limit 64
-#   /demo/spin           busy loop, cpu weight 50 (v1 shares 512)
+#   /demo/spin           busy loop, cpu weight 50 (v1 shares 512); with 2 or
+#                        more CPUs it has the last CPU to itself (cpuset) and
+#                        the other groups share the rest, so it uses one full
+#                        CPU however busy they are
 #   /demo/memlimit       buffered reads of the disk under a 32 MiB memory
 #                        limit: page cache reclaimed, limit failures, no OOM
 #   /demo/disk           O_DIRECT writes to the disk; a generous write limit
@@ -58,6 +61,19 @@ fill_cpuset() {
 	[ -e "$dir/cpuset.cpus" ] && [ -e "$dir/cgroup.clone_children" ] || return 0
 	[ -n "$(cat "$dir/cpuset.cpus")" ] || cat "$dir/../cpuset.cpus" >"$dir/cpuset.cpus"
 	[ -n "$(cat "$dir/cpuset.mems")" ] || cat "$dir/../cpuset.mems" >"$dir/cpuset.mems"
+}
+
+# pin_cpus: the spinner alone on the last CPU, every other demo group on the
+# others.  Without it the page cache reader and the spinner share CPUs, and
+# the spinner, at half the default weight, gets well under one CPU.
+pin_cpus() {
+	has_file /demo/spin cpuset.cpus || return 0
+	last=$(($(nproc) - 1))
+	[ "$last" -ge 1 ] || return 0
+	set_value /demo/spin "$last" cpuset.cpus
+	for g in $groups; do
+		[ "$g" = spin ] || set_value "/demo/$g" "0-$((last - 1))" cpuset.cpus
+	done
 }
 
 # On v2 a child gets the controllers its parent enables for it.
@@ -151,6 +167,7 @@ start() {
 		set_value /demo/hugetlb_over $((1 * HUGE)) hugetlb.2MB.limit_in_bytes
 	fi
 
+	pin_cpus
 	launch spin workload spin
 	launch throttled workload spin
 	launch hugetlb workload hugetlb 1
