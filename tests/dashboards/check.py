@@ -56,10 +56,10 @@ def grafana_panels(dashboard):
         yield from panel.get("panels", [])  # collapsed rows keep their panels
 
 
-def grafana_substitute(expr):
-    """Replace Grafana's variables with values Prometheus accepts."""
+def grafana_substitute(expr, values=GRAFANA_VARS):
+    """Replace Grafana's variables with values Prometheus accepts; unknown ones match anything."""
     def value(name):
-        return GRAFANA_VARS.get(name, ".*")
+        return values.get(name, ".*")
     expr = re.sub(r"\$\{(\w+)(?::\w+)?\}", lambda m: value(m.group(1)), expr)
     expr = re.sub(r"\[\[(\w+)\]\]", lambda m: value(m.group(1)), expr)
     return re.sub(r"\$(\w+)", lambda m: value(m.group(1)), expr)

@@ -407,19 +407,12 @@ class Run:
                   # one instance picked: a regex, in a PromQL string
                   "instance": re.escape(self.instance).replace("\\", "\\\\")}
 
-        def sub(expr):
-            def value(name):
-                return values.get(name, ".*")
-            expr = re.sub(r"\$\{(\w+)(?::\w+)?\}", lambda m: value(m.group(1)), expr)
-            expr = re.sub(r"\[\[(\w+)\]\]", lambda m: value(m.group(1)), expr)
-            return re.sub(r"\$(\w+)", lambda m: value(m.group(1)), expr)
-
         log = open(os.path.join(self.art, "grafana-queries.tsv"), "w")
         for path in sorted(glob.glob(os.path.join(TOP, "dashboards", "grafana", "*.json"))):
             board = json.load(open(path))
             panels = {}
             for name, expr in dash.grafana_queries(board):
-                panels.setdefault(name.rsplit("/", 1)[0] if not name.startswith("variable") else name, []).append(sub(expr))
+                panels.setdefault(name.rsplit("/", 1)[0] if not name.startswith("variable") else name, []).append(dash.grafana_substitute(expr, values))
             for title, exprs in panels.items():
                 shapes = self.run_queries(exprs)
                 bad, excused = self.judge(shapes, log)
