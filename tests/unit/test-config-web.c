@@ -247,6 +247,7 @@ static void test_htpasswd_hash_accepts_the_password_only(void)
  * without timing anything.
  */
 char *__real_crypt_ra(const char *phrase, const char *setting, void **data, int *size);
+char *__wrap_crypt_ra(const char *phrase, const char *setting, void **data, int *size);
 
 static unsigned crypt_calls;
 static char crypt_setting[64];
