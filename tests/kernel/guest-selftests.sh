@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs inside the guest: the cgroup kselftests that apply to the mounted
-# layout, as TAP, plus a check of cgroup.serial across the controller
-# hierarchies of the v1 layout, which the kselftests cannot mount themselves.
+# layout, as TAP (test_cpu_load finds the cpu controller on v2 or on v1),
+# plus a check of cgroup.serial across the controller hierarchies of the v1
+# layout, which the kselftests cannot mount themselves.
 # The TAP lines carry the results, so the exit status is 0 whatever they say.
 cd /selftests || exit 1
 
@@ -11,6 +12,8 @@ if grep -q ' - cgroup2 ' /proc/self/mountinfo; then
 fi
 echo "# program test_cpuacct"
 ./test_cpuacct
+echo "# program test_cpu_load"
+./test_cpu_load
 
 if [ "$CGACCT_LAYOUT" = v1 ]; then
 	echo "# program serial_v1_layout"
