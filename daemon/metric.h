@@ -24,6 +24,9 @@ enum metric {
 	METRIC_CPU_USER_PER_CPU,
 	METRIC_CPU_SYSTEM_PER_CPU,
 	METRIC_CPU_LOAD, /* percent of one CPU (cpuacct.load) */
+	METRIC_CPU_RUNNABLE,	      /* time integral of runnable tasks (cpu.stat) */
+	METRIC_CPU_LOAD_AVERAGE,      /* 1/100 of a task; label = window (cpu.loadavg) */
+	METRIC_CPU_RUNNABLE_TASKS,    /* count (cpu.loadavg) */
 	METRIC_CPU_PERIODS,
 	METRIC_CPU_THROTTLED_PERIODS,
 	METRIC_CPU_THROTTLED_TIME,

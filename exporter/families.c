@@ -57,6 +57,18 @@ const struct family families[_METRIC_MAX] = {
 			 "CPU used in the last complete 10 s interval, in CPUs "
 			 "(cpuacct.load / 100).",
 			 FAMILY_GAUGE, NULL, 100, NULL},
+    [METRIC_CPU_RUNNABLE] =
+	SECONDS_COUNTER("cgroup_cpu_runnable_seconds_total",
+			"Time integral of the group's runnable tasks, running or waiting for a "
+			"CPU (cpu.stat runnable_time, runnable_usec); its rate is the average "
+			"number of runnable tasks."),
+    [METRIC_CPU_LOAD_AVERAGE] = {"cgroup_cpu_load_average",
+				 "Load average of the group's runnable tasks over the window, "
+				 "as in /proc/loadavg (cpu.loadavg).",
+				 FAMILY_GAUGE, "window", 100, NULL},
+    [METRIC_CPU_RUNNABLE_TASKS] = GAUGE("cgroup_cpu_runnable_tasks",
+					"Tasks of the group running or waiting for a CPU now "
+					"(cpu.loadavg)."),
     [METRIC_CPU_PERIODS] = COUNTER("cgroup_cpu_periods_total",
 				   "CFS bandwidth periods that elapsed with runnable tasks."),
     [METRIC_CPU_THROTTLED_PERIODS] = COUNTER("cgroup_cpu_throttled_periods_total",

@@ -11,6 +11,12 @@
  * for a default group on both. To stay exact, the stored unit is 1/1024 of
  * a weight: v2 weight * 1024, v1 shares * 100 (shares * 100 / 1024 is
  * always a finite binary fraction, so the exporter prints it exactly).
+ *
+ * Runnable time and load averages come from our kernel series and are
+ * absent elsewhere: cpu.stat runnable_time (v1, ns) / runnable_usec (v2) is
+ * the time integral of the group's runnable tasks, and cpu.loadavg holds
+ * its 1/5/15-minute load averages in /proc/loadavg format, stored in
+ * hundredths as printed, plus the number of runnable tasks now.
  */
 #include <errno.h>
 
@@ -33,6 +39,62 @@ int parse_cpu_max(const char *buf, size_t len, uint64_t *ret_quota, uint64_t *re
 	return 0;
 }
 
+/* One "I.FF" load average: two decimals, exactly as the kernel prints. */
+static int parse_load_hundredths(struct span s, uint64_t *ret)
+{
+	struct span ip, fp;
+	uint64_t i, f;
+
+	if (!span_split(s, '.', &ip, &fp) || fp.len != 2 || parse_u64(ip, &i) < 0 ||
+	    parse_u64(fp, &f) < 0 || i > UINT64_MAX / 100 - 1)
+		return -EBADMSG;
+	*ret = i * 100 + f;
+	return 0;
+}
+
+int parse_cpu_loadavg(const char *buf, size_t len, uint64_t ret_avg[3], uint64_t *ret_nr)
+{
+	struct span rest = span_make(buf, len), line, w[4], extra;
+	uint64_t avg[3], nr;
+	size_t i;
+
+	if (!span_next_line(&rest, &line) || rest.len > 0)
+		return -EBADMSG;
+	for (i = 0; i < 4; i++)
+		if (!span_next_word(&line, &w[i]))
+			return -EBADMSG;
+	if (span_next_word(&line, &extra))
+		return -EBADMSG;
+	for (i = 0; i < 3; i++)
+		if (parse_load_hundredths(w[i], &avg[i]) < 0)
+			return -EBADMSG;
+	if (parse_u64(w[3], &nr) < 0)
+		return -EBADMSG;
+	for (i = 0; i < 3; i++)
+		ret_avg[i] = avg[i];
+	*ret_nr = nr;
+	return 0;
+}
+
+static int read_cpu_loadavg(const struct reader_ctx *c)
+{
+	static const char *const windows[3] = {"1m", "5m", "15m"};
+	_cleanup_free_ char *buf = NULL;
+	uint64_t avg[3], nr;
+	size_t len, i;
+	int r;
+
+	r = reader_read(c, "cpu.loadavg", &buf, &len);
+	if (r <= 0)
+		return r;
+	r = parse_cpu_loadavg(buf, len, avg, &nr);
+	for (i = 0; r >= 0 && i < 3; i++)
+		r = reader_emit(c, METRIC_CPU_LOAD_AVERAGE, windows[i], avg[i], 1);
+	if (r >= 0)
+		r = reader_emit(c, METRIC_CPU_RUNNABLE_TASKS, NULL, nr, 1);
+	return r;
+}
+
 static const struct file_metric cpu_v1_files[] = {
     {"cpu.shares", METRIC_CPU_WEIGHT, VALUE_COUNT, 100},
     {"cpu.cfs_quota_us", METRIC_CPU_QUOTA, VALUE_SIGNED_LIMIT, 0},
@@ -46,15 +108,19 @@ static const struct key_metric cpu_v1_stat[] = {
     {"throttled_time", METRIC_CPU_THROTTLED_TIME, NULL, 0},
     {"nr_bursts", METRIC_CPU_BURSTS, NULL, 0},
     {"burst_time", METRIC_CPU_BURST_TIME, NULL, 0},
+    {"runnable_time", METRIC_CPU_RUNNABLE, NULL, 0},
 };
 
 static int cpu_read_v1(const struct reader_ctx *c)
 {
 	int r = read_file_metrics(c, cpu_v1_files, ELEMENTSOF(cpu_v1_files));
 
-	if (r < 0)
-		return r;
-	return read_keyed_file(c, "cpu.stat", cpu_v1_stat, ELEMENTSOF(cpu_v1_stat), NULL, NULL);
+	if (r >= 0)
+		r = read_keyed_file(c, "cpu.stat", cpu_v1_stat, ELEMENTSOF(cpu_v1_stat), NULL,
+				    NULL);
+	if (r >= 0)
+		r = read_cpu_loadavg(c);
+	return r;
 }
 
 static const struct file_metric cpu_v2_files[] = {
@@ -72,6 +138,7 @@ static const struct key_metric cpu_v2_stat[] = {
     {"throttled_usec", METRIC_CPU_THROTTLED_TIME, NULL, 1000},
     {"nr_bursts", METRIC_CPU_BURSTS, NULL, 0},
     {"burst_usec", METRIC_CPU_BURST_TIME, NULL, 1000},
+    {"runnable_usec", METRIC_CPU_RUNNABLE, NULL, 1000},
 };
 
 static int read_cpu_max(const struct reader_ctx *c)
@@ -101,6 +168,8 @@ static int cpu_read_v2(const struct reader_ctx *c)
 	if (r >= 0)
 		r = read_keyed_file(c, "cpu.stat", cpu_v2_stat, ELEMENTSOF(cpu_v2_stat), NULL,
 				    NULL);
+	if (r >= 0)
+		r = read_cpu_loadavg(c);
 	return r;
 }
 

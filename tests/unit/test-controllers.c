@@ -196,6 +196,61 @@ static void test_cpu_v2_usec_become_ns_like_v1(void)
 	record_done(&r);
 }
 
+/*
+ * The load-average fields of our kernel series (tests/fixtures/load-v1,
+ * load-v2: three busy loops for three 5 s periods): runnable time in ns
+ * like the other times, the averages in hundredths as printed, per window.
+ * The main fixtures come from a kernel without them: no such samples there.
+ */
+static void test_cpu_v1_runnable_time_and_load_averages(void)
+{
+	static const struct expect e[] = {
+	    {METRIC_CPU_WEIGHT, NULL, 1024 * 100},
+	    {METRIC_CPU_PERIOD, NULL, 100000},
+	    {METRIC_CPU_BURST_QUOTA, NULL, 0},
+	    {METRIC_CPU_PERIODS, NULL, 0},
+	    {METRIC_CPU_THROTTLED_PERIODS, NULL, 0},
+	    {METRIC_CPU_THROTTLED_TIME, NULL, 0},
+	    {METRIC_CPU_BURSTS, NULL, 0},
+	    {METRIC_CPU_BURST_TIME, NULL, 0},
+	    {METRIC_CPU_RUNNABLE, NULL, 52052646471},
+	    {METRIC_CPU_LOAD_AVERAGE, "1m", 66},
+	    {METRIC_CPU_LOAD_AVERAGE, "5m", 15},
+	    {METRIC_CPU_LOAD_AVERAGE, "15m", 5},
+	    {METRIC_CPU_RUNNABLE_TASKS, NULL, 3},
+	};
+	struct cgroup_record r = read_fixture("load-v1", &controller_cpu, false, false);
+
+	check_samples(&r, e, ELEMENTSOF(e));
+	record_done(&r);
+}
+
+static void test_cpu_v2_runnable_usec_and_load_averages(void)
+{
+	static const struct expect e[] = {
+	    {METRIC_CPU_WEIGHT, NULL, 100 * 1024},
+	    {METRIC_CPU_BURST_QUOTA, NULL, 0},
+	    {METRIC_CPU_PERIOD, NULL, 100000},
+	    {METRIC_CPU_USAGE, NULL, 34201613000},
+	    {METRIC_CPU_USER, NULL, 33954505000},
+	    {METRIC_CPU_SYSTEM, NULL, 247108000},
+	    {METRIC_CPU_PERIODS, NULL, 0},
+	    {METRIC_CPU_THROTTLED_PERIODS, NULL, 0},
+	    {METRIC_CPU_THROTTLED_TIME, NULL, 0},
+	    {METRIC_CPU_BURSTS, NULL, 0},
+	    {METRIC_CPU_BURST_TIME, NULL, 0},
+	    {METRIC_CPU_RUNNABLE, NULL, 51575472000},
+	    {METRIC_CPU_LOAD_AVERAGE, "1m", 66},
+	    {METRIC_CPU_LOAD_AVERAGE, "5m", 15},
+	    {METRIC_CPU_LOAD_AVERAGE, "15m", 5},
+	    {METRIC_CPU_RUNNABLE_TASKS, NULL, 3},
+	};
+	struct cgroup_record r = read_fixture("load-v2", &controller_cpu, true, false);
+
+	check_samples(&r, e, ELEMENTSOF(e));
+	record_done(&r);
+}
+
 static void test_memory_v1_drops_unlimited_and_uses_hierarchical_stat(void)
 {
 	static const struct expect e[] = {
@@ -476,7 +531,7 @@ static void test_format_parsers_on_edge_cases(void)
 {
 	struct cpu_split *split;
 	struct dev_table t = {0};
-	uint64_t quota, period, totals[2], found;
+	uint64_t quota, period, totals[2], found, avg[3], nr;
 	char name[LABEL_MAX];
 	size_t n;
 
@@ -484,6 +539,20 @@ static void test_format_parsers_on_edge_cases(void)
 	ASSERT_EQ_U64(quota, CG_UNLIMITED);
 	ASSERT_EQ_U64(period, 100000);
 	ASSERT_EQ(parse_cpu_max(LIT("max\n"), &quota, &period), -EBADMSG);
+
+	/* cpu.loadavg: hundredths exactly as printed, then the runnable count */
+	ASSERT_EQ(parse_cpu_loadavg(LIT("12.05 0.61 0.00 3\n"), avg, &nr), 0);
+	ASSERT_EQ_U64(avg[0], 1205);
+	ASSERT_EQ_U64(avg[1], 61);
+	ASSERT_EQ_U64(avg[2], 0);
+	ASSERT_EQ_U64(nr, 3);
+	ASSERT_EQ(parse_cpu_loadavg(LIT("0.98 0.61 0.25\n"), avg, &nr), -EBADMSG);
+	ASSERT_EQ(parse_cpu_loadavg(LIT("0.98 0.61 0.25 3 1/90\n"), avg, &nr), -EBADMSG);
+	ASSERT_EQ(parse_cpu_loadavg(LIT("0.9 0.61 0.25 3\n"), avg, &nr), -EBADMSG);
+	ASSERT_EQ(parse_cpu_loadavg(LIT("1 0.61 0.25 3\n"), avg, &nr), -EBADMSG);
+	ASSERT_EQ(parse_cpu_loadavg(LIT(".98 0.61 0.25 3\n"), avg, &nr), -EBADMSG);
+	ASSERT_EQ(parse_cpu_loadavg(LIT("0.98 0.61 0.25 3\n0.00 0.00 0.00 0\n"), avg, &nr),
+		  -EBADMSG);
 
 	/* a gap in the CPU numbering would shift every later CPU's values */
 	ASSERT_EQ(parse_usage_all(LIT("cpu user system\n0 1 2\n2 3 4\n"), &split, &n), -EBADMSG);
@@ -513,6 +582,8 @@ int main(void)
 	RUN(test_cpuacct_on_hybrid_v1_hierarchy);
 	RUN(test_cpu_v1_shares_become_v2_weight_units_and_times_stay_ns);
 	RUN(test_cpu_v2_usec_become_ns_like_v1);
+	RUN(test_cpu_v1_runnable_time_and_load_averages);
+	RUN(test_cpu_v2_runnable_usec_and_load_averages);
 	RUN(test_memory_v1_drops_unlimited_and_uses_hierarchical_stat);
 	RUN(test_memory_v2_events_feed_the_v1_equivalent_counters);
 	RUN(test_hugetlb_reads_each_page_size_and_skips_rsvd);
