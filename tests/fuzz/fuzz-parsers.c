@@ -6,7 +6,9 @@
  * target. Targets only check memory safety and invariants that must hold
  * for any input; the unit tests check the values.
  */
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +84,26 @@ TARGET fuzz_cpu_max(const char *buf, size_t len)
 	uint64_t quota, period;
 
 	(void)parse_cpu_max(buf, len, &quota, &period);
+}
+
+/*
+ * Whatever parses must print back in the kernel's format and parse to the
+ * same values: an overflow in the hundredths arithmetic would not.
+ */
+TARGET fuzz_cpu_loadavg(const char *buf, size_t len)
+{
+	uint64_t avg[3], nr, again[3], nr_again;
+	char out[128];
+	int n;
+
+	if (parse_cpu_loadavg(buf, len, avg, &nr) < 0)
+		return;
+	n = snprintf(out, sizeof(out), "%" PRIu64 ".%02" PRIu64 " %" PRIu64 ".%02" PRIu64
+		     " %" PRIu64 ".%02" PRIu64 " %" PRIu64 "\n", avg[0] / 100, avg[0] % 100,
+		     avg[1] / 100, avg[1] % 100, avg[2] / 100, avg[2] % 100, nr);
+	if (parse_cpu_loadavg(out, (size_t)n, again, &nr_again) < 0 || nr_again != nr ||
+	    memcmp(avg, again, sizeof(avg)) != 0)
+		abort();
 }
 
 TARGET fuzz_pressure(const char *buf, size_t len)
