@@ -34,6 +34,7 @@ EXTRA = [
      [{"event": e} for e in ("low", "high", "max", "oom", "oom_kill", "oom_group_kill")]),
     (r"^cgroup_memory_swap_events_total$", [{"event": e} for e in ("high", "max", "fail")]),
     (r"^cgroup_cpu_usage_per_cpu_seconds_total$", [{"cpu": "0"}, {"cpu": "1"}]),
+    (r"^cgroup_cpu_load_average$", [{"window": w} for w in ("1m", "5m", "15m")]),
 ]
 # Limits exist only where one is set ("unlimited limits are absent").
 LIMIT = re.compile(r"(_limit_bytes|_limit|_quota_seconds|_per_second|_high_bytes)$")
@@ -46,6 +47,9 @@ SCENARIO = {
     ("/demo/spin", "cgroup_cpu_user_seconds_total"): 0.9,
     ("/demo/spin", "cgroup_cpu_system_seconds_total"): 0.1,
     ("/demo/spin", "cgroup_cpu_load_ratio"): 1.0,
+    ("/demo/spin", "cgroup_cpu_runnable_seconds_total"): 1.0,
+    ("/demo/spin", "cgroup_cpu_load_average"): 1.0,
+    ("/demo/spin", "cgroup_cpu_runnable_tasks"): 1,
     ("/demo/throttled", "cgroup_cpu_usage_seconds_total"): 0.2,
     ("/demo/throttled", "cgroup_cpu_load_ratio"): 0.2,
     ("/demo/throttled", "cgroup_cpu_periods_total"): 10,

@@ -260,6 +260,42 @@ class Run:
         report("pass" if worst and abs(off[worst]) <= 0.2 else "fail", self.n("cpu/load-agrees-every-group"),
                f"largest |load - 20 s rate| is {off[worst]:+.3f} for {worst} over {len(off)} groups" if worst else "no load series")
 
+    def runnable(self):
+        """The patched kernel's runnable-time counter and cpu.loadavg: the
+        spinner is one task always running, the idle group has none, so the
+        runnable rate is 1 and 0 and the 1-minute average climbs from 0
+        towards 1 with a 60 s time constant."""
+        rate = f"rate(cgroup_cpu_runnable_seconds_total{{{self.sel}}}[20s])"
+
+        def both():
+            r = self.prom.by(rate)
+            ok = 0.9 <= r.get("/demo/spin", 0) <= 1.1 and r.get("/demo/idle") == 0
+            return r if ok else None
+        got, _ = wait("runnable rate", 30, both, 2)
+        r = got or self.prom.by(rate)
+        report("pass" if got else "fail", self.n("cpu/runnable-rate"),
+               f"{rate} of /demo/spin = {r.get('/demo/spin')} tasks (want 1 ± 0.1), "
+               f"of /demo/idle = {r.get('/demo/idle')} (want 0)")
+
+        tasks = self.prom.by(f"cgroup_cpu_runnable_tasks{{{self.sel}}}")
+        report("pass" if tasks.get("/demo/spin") == 1 and tasks.get("/demo/idle") == 0 else "fail",
+               self.n("cpu/runnable-tasks"),
+               f"cgroup_cpu_runnable_tasks: /demo/spin {tasks.get('/demo/spin')} (want 1), "
+               f"/demo/idle {tasks.get('/demo/idle')} (want 0)")
+
+        expr = f'cgroup_cpu_load_average{{{self.sel},window="1m"}}'
+        first = self.prom.by(expr).get("/demo/spin")
+        # The kernel folds the averages every 5 s (LOAD_FREQ): wait for a fold.
+        time.sleep(8 * self.interval + 2)
+        load = self.prom.by(expr)
+        spin = load.get("/demo/spin")
+        # Below 1 and rising while the minute fills, 1 +- 0.1 once it has.
+        ok = first is not None and spin is not None and \
+            (0.9 <= spin <= 1.1 or first < spin < 1) and load.get("/demo/idle") == 0
+        report("pass" if ok else "fail", self.n("cpu/load-average-1m"),
+               f"{expr} of /demo/spin {first} -> {spin} (want rising towards 1, or 1 ± 0.1), "
+               f"of /demo/idle {load.get('/demo/idle')} (want 0)")
+
     def throttled(self):
         expr = (f"rate(cgroup_cpu_throttled_periods_total{{{self.sel}}}[30s])"
                 f" / rate(cgroup_cpu_periods_total{{{self.sel}}}[30s])")
@@ -642,6 +678,7 @@ def single(layout, base, state, art, interval):
     if not run.target():
         return
     run.cpu()
+    run.runnable()
     run.throttled()
     run.memory()
     run.disk()
