@@ -20,7 +20,12 @@ on v1 and v2, the scale to the exported unit, and how the value may move.
            group's page cache is reclaimed and refilled in batches at its
            limit, and by ROOT_SLACK_BYTES at the root, which holds the
            observer itself while it runs (cgacctd's mapped binary and
-           libraries, its heap, the dump files)
+           libraries, its heap, the dump files); load averages widened by
+           LOAD_SLACK, because a fold between the dumps may reverse their
+           direction
+  instant  a count of tasks at one instant, which a group that runs in
+           bursts changes faster than the dumps can bracket: checked to be
+           a whole number >= 0 (the e2e suite checks it on known workloads)
 Unlimited raw values (v2 "max", v1's page counter maximum, cfs_quota_us -1)
 must be absent from the export.  Cgroups named churn-* come and go during
 the run (the churn loop) and are exempt from values and coverage, not from
@@ -228,6 +233,9 @@ V1_UNLIMITED = {9223372036854771712, 9223372036852678656}
 UNLIMITED = object()
 GAUGE_SLACK_BYTES = 4 << 20
 ROOT_SLACK_BYTES = 32 << 20
+# cpu.loadavg folds every 5 s; one fold moves the 1-minute average by at
+# most (1 - exp(-5/60)) = 0.08 of the change in runnable tasks.
+LOAD_SLACK = Fraction(1, 10)
 
 
 def number(text):
@@ -260,6 +268,16 @@ def keyed(key):
         return {(): number(kv[key])} if key in kv else {}
 
     return parse
+
+
+def loadavg(text):
+    """cpu.loadavg: '1m 5m 15m runnable', as /proc/loadavg's first four fields."""
+    f = text.split()
+    return {(("window", w),): Fraction(v) for w, v in zip(("1m", "5m", "15m"), f)}
+
+
+def loadavg_tasks(text):
+    return {(): number(text.split()[3])}
 
 
 def labelled_keys(keys):
@@ -349,7 +367,7 @@ def dev_keyed(key):
     return parse
 
 
-SETTLED, COUNTER, GAUGE = "settled", "counter", "gauge"
+SETTLED, COUNTER, GAUGE, INSTANT = "settled", "counter", "gauge", "instant"
 
 # (controller or None for v2 core files, file, parser, family, scale, kind).
 # The controller says which v1 hierarchy holds the file ("" = every one);
@@ -378,6 +396,9 @@ V1_ROWS = [
     ("cpu", "cpu.stat", keyed("throttled_time"), "cgroup_cpu_throttled_seconds_total", NS,
      COUNTER),
     ("cpu", "cpu.stat", keyed("nr_bursts"), "cgroup_cpu_bursts_total", 1, COUNTER),
+    ("cpu", "cpu.stat", keyed("runnable_time"), "cgroup_cpu_runnable_seconds_total", NS, COUNTER),
+    ("cpu", "cpu.loadavg", loadavg, "cgroup_cpu_load_average", 1, GAUGE),
+    ("cpu", "cpu.loadavg", loadavg_tasks, "cgroup_cpu_runnable_tasks", 1, INSTANT),
     ("cpu", "cpu.stat", keyed("burst_time"), "cgroup_cpu_burst_seconds_total", NS, COUNTER),
     ("memory", "memory.usage_in_bytes", single, "cgroup_memory_usage_bytes", 1, GAUGE),
     ("memory", "memory.max_usage_in_bytes", single, "cgroup_memory_max_usage_bytes", 1, COUNTER),
@@ -465,6 +486,9 @@ V2_ROWS = [
     ("", "cpu.stat", keyed("throttled_usec"), "cgroup_cpu_throttled_seconds_total", US, COUNTER),
     ("", "cpu.stat", keyed("nr_bursts"), "cgroup_cpu_bursts_total", 1, COUNTER),
     ("", "cpu.stat", keyed("burst_usec"), "cgroup_cpu_burst_seconds_total", US, COUNTER),
+    ("", "cpu.stat", keyed("runnable_usec"), "cgroup_cpu_runnable_seconds_total", US, COUNTER),
+    ("", "cpu.loadavg", loadavg, "cgroup_cpu_load_average", 1, GAUGE),
+    ("", "cpu.loadavg", loadavg_tasks, "cgroup_cpu_runnable_tasks", 1, INSTANT),
     ("", "cpu.weight", single, "cgroup_cpu_weight", 1, SETTLED),
     ("", "cpu.max", cpu_max(0), "cgroup_cpu_quota_seconds", US, SETTLED),
     ("", "cpu.max", cpu_max(1), "cgroup_cpu_period_seconds", US, SETTLED),
@@ -596,8 +620,12 @@ def expand_rows(rows, files):
 class Expectation:
     def __init__(self, kind, before, after, family, root):
         self.kind, self.before, self.after = kind, before, after
-        self.bytes = family.endswith("_bytes")
-        self.slack = ROOT_SLACK_BYTES if root else GAUGE_SLACK_BYTES
+        # How far a gauge may stray beyond the dumps' range, beyond their spread.
+        self.slack = None
+        if family.endswith("_bytes"):
+            self.slack = ROOT_SLACK_BYTES if root else GAUGE_SLACK_BYTES
+        elif family == "cgroup_cpu_load_average":
+            self.slack = LOAD_SLACK
 
     def judge(self, value):
         """None if value (a Fraction, or None when absent) is right, else why not."""
@@ -614,8 +642,10 @@ class Expectation:
             ok = value == b
         elif self.kind == COUNTER:
             ok = b <= value <= a
+        elif self.kind == INSTANT:
+            ok = value >= 0 and value.denominator == 1
         else:
-            slack = abs(a - b) + self.slack if self.bytes else 0
+            slack = abs(a - b) + self.slack if self.slack is not None else 0
             ok = min(a, b) - slack <= value <= max(a, b) + slack
         return None if ok else "%s %s not in raw [%s, %s]" % (self.kind, value, b, a)
 
