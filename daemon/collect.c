@@ -138,6 +138,25 @@ static int read_layout(const struct collect_options *o, struct layout *ret)
 	return layout_parse_mountinfo(buf, len, o->root, ret);
 }
 
+/* See collect_options.mounted_controllers. */
+static void count_unmounted(const struct collect_options *o, const struct layout *l,
+			    struct snapshot *s)
+{
+	unsigned now = 0, lost;
+
+	if (!o->mounted_controllers)
+		return;
+	for (size_t i = 0; i < n_controllers; i++)
+		for (size_t h = 0; h < l->n; h++)
+			if (controller_applies(controllers[i], &l->hierarchies[h]))
+				now |= 1u << i;
+	lost = *o->mounted_controllers & ~now & ~o->skip_controllers;
+	for (size_t i = 0; i < n_controllers; i++)
+		if (lost & (1u << i))
+			s->collectors[i].errors++;
+	*o->mounted_controllers |= now;
+}
+
 static int snapshot_init(struct snapshot *s, const struct layout *l)
 {
 	*s = (struct snapshot){0};
@@ -180,8 +199,10 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 	if (r < 0)
 		return r;
 	r = snapshot_init(&s, &l);
-	if (r >= 0)
+	if (r >= 0) {
+		count_unmounted(o, &l, &s);
 		r = devnames_init(&run.devnames, o->root);
+	}
 	run.snap = &s;
 	for (size_t i = 0; r >= 0 && i < l.n; i++) {
 		run.h = &l.hierarchies[i];

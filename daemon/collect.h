@@ -37,6 +37,13 @@ struct collect_options {
 	collect_select_fn select;  /* NULL: every cgroup */
 	void *select_userdata;
 	unsigned skip_controllers; /* bit i set: controllers[i] is not read */
+	/*
+	 * In and out, may be NULL: bit i is set once controllers[i] was found
+	 * mounted. One that was mounted and is not any more fails its collector
+	 * until it is back, so an unmounted hierarchy shows in
+	 * cgacct_collector_success; one never mounted is simply not collected.
+	 */
+	unsigned *mounted_controllers;
 };
 
 int collect_snapshot(const struct collect_options *o, struct snapshot *ret);

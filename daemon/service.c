@@ -35,6 +35,7 @@ struct service {
 	struct log_target *log;
 	pthread_mutex_t config_lock; /* the collection reads cfg from HTTP threads */
 	struct config *cfg;
+	unsigned mounted_controllers; /* under config_lock; see collect_options */
 	struct scrape *scrape;
 	struct http_server *http;
 	int *sd_fds; /* from socket activation, owned here; MHD gets duplicates */
@@ -50,6 +51,7 @@ static int collect(void *userdata, struct snapshot *ret)
 
 	pthread_mutex_lock(&s->config_lock);
 	collection_options(s->cfg, s->cli, &o);
+	o.mounted_controllers = &s->mounted_controllers;
 	r = collect_snapshot(&o, ret);
 	pthread_mutex_unlock(&s->config_lock);
 	if (r < 0)

@@ -186,7 +186,9 @@ static int list_kids(struct walk *w, struct level *l)
 	if (errno != 0 && !errno_is_vanished(-errno))
 		return -errno;
 
-	qsort(l->kids, l->n_kids, sizeof(*l->kids), child_cmp);
+	/* qsort() wants a valid array even for no elements; a leaf has none */
+	if (l->n_kids > 1)
+		qsort(l->kids, l->n_kids, sizeof(*l->kids), child_cmp);
 	l->listed = true;
 	return 0;
 }

@@ -215,6 +215,20 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 		h->options.log(h->options.log_userdata, fmt, ap);
 }
 
+/*
+ * MHD decodes the path in place, and a decoded %00 would cut it short:
+ * "/metrics%00x" would read as "/metrics". A path with an encoded NUL names
+ * nothing here, so it stays encoded and matches no route.
+ */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	(void)cls;
+	(void)c;
+	if (strstr(s, "%00"))
+		return strlen(s);
+	return MHD_http_unescape(s);
+}
+
 int http_server_new(struct scrape *scrape, const char *version, const struct http_options *o,
 		    struct http_server **ret)
 {
@@ -263,6 +277,7 @@ int http_server_add_socket(struct http_server *h, int fd)
 			     MHD_OPTION_CONNECTION_LIMIT, h->options.connection_limit,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, h->options.memory_limit,
 			     MHD_OPTION_CONNECTION_TIMEOUT, h->options.timeout_sec,
+			     MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 			     MHD_OPTION_ARRAY, tls,
 			     MHD_OPTION_END);
 	/* clang-format on */

@@ -16,13 +16,16 @@
 
 /*
  * Defaults for struct http_options. A scrape holds one connection, and
- * Prometheus keeps it open between scrapes; 64 leaves room for many
- * scrapers and people while bounding what idle or slow clients can take.
+ * Prometheus keeps it open between scrapes. Connections past the limit wait
+ * unaccepted, so the limit is what idle or slow clients must fill to keep
+ * Prometheus out: 768 takes 500 of them (tests/reliability) besides a crowd
+ * of scrapers, and stays under the 1024 open files a service gets by
+ * default. Each costs at most the memory limit below, 12 MiB in all.
  * MHD's per-connection pool bounds the request line and headers: 16 KiB is
  * four times what curl or Prometheus send. The timeout is on inactivity.
  */
 #define HTTP_THREADS_DEFAULT	      4
-#define HTTP_CONNECTION_LIMIT_DEFAULT 64
+#define HTTP_CONNECTION_LIMIT_DEFAULT 768
 #define HTTP_MEMORY_LIMIT_DEFAULT     (16 * 1024)
 #define HTTP_TIMEOUT_SEC_DEFAULT      30
 

@@ -2,19 +2,24 @@
 /*
  * Fuzz targets for the configuration parsers, one binary per FUZZ_TARGET
  * as in fuzz-parsers.c: cgacctd.yml, web-config.yml, the Authorization
- * header and path globs. libFuzzer hands each input over in a buffer of
- * exactly its size, so ASan sees any read past len. Each target checks
- * what must hold for every input: a refusal always explains itself, an
- * accepted value is well-formed.
+ * header, path globs, and the scalar values and listen addresses the YAML
+ * only reaches through well-formed documents (and --listen directly).
+ * libFuzzer hands each input over in a buffer of exactly its size, so ASan
+ * sees any read past len. Each target checks what must hold for every
+ * input: a refusal always explains itself, an accepted value is
+ * well-formed and reads back the same.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "address.h"
 #include "basicauth.h"
 #include "config.h"
 #include "pathglob.h"
+#include "util.h"
+#include "values.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -94,6 +99,51 @@ TARGET fuzz_pathglob(const char *buf, size_t len)
 		(void)pathglob_match(pattern, path);
 	free(pattern);
 	free(path);
+}
+
+/* The value parsers take C strings, as YAML scalars are: up to the first NUL. */
+static char *c_string(const char *buf, size_t len)
+{
+	return strndup(buf, len);
+}
+
+/* Whatever parses, formats to a spelling that parses back to the same. */
+TARGET fuzz_listen_address(const char *buf, size_t len)
+{
+	_cleanup_free_ char *s = c_string(buf, len), *again = NULL;
+	struct listen_address a = {0}, b = {0};
+	const char *why = NULL;
+
+	if (!s)
+		return;
+	if (listen_address_parse(s, &a, &why) < 0) {
+		if (!why)
+			abort();
+		return;
+	}
+	if (listen_address_format(&a, &again) == 0 &&
+	    (listen_address_parse(again, &b, NULL) < 0 || !listen_address_equal(&a, &b)))
+		abort();
+	listen_address_done(&a);
+	listen_address_done(&b);
+}
+
+/* A parsed duration formats (to the millisecond) to one that parses back. */
+TARGET fuzz_values(const char *buf, size_t len)
+{
+	_cleanup_free_ char *s = c_string(buf, len), *again = NULL;
+	uint64_t v, w;
+	bool b;
+
+	if (!s)
+		return;
+	(void)value_parse_u64(s, &v);
+	(void)value_parse_bool(s, &b);
+	if (value_parse_duration(s, &v) < 0)
+		return;
+	if (value_format_duration(v, &again) == 0 &&
+	    (value_parse_duration(again, &w) < 0 || w != v / USEC_PER_MSEC * USEC_PER_MSEC))
+		abort();
 }
 
 #define CONCAT_(a, b) a##b

@@ -13,9 +13,15 @@
  *                                 a page the hugetlb limit refuses (SIGBUS) is
  *                                 reported and skipped, not fatal
  *   workload hold                 sleeps until killed
- *   workload churn DIR...         creates and removes cgroups DIR/churn-N in
+ *   workload touch MIB            maps MIB MiB of anonymous memory, touches
+ *                                 every page, unmaps, and again until killed:
+ *                                 each round charges its memory cgroup anew
+ *   workload churn [--move-task] DIR...
+ *                                 creates and removes cgroups DIR/churn-N in
  *                                 every DIR, as fast as it can, until SIGTERM;
- *                                 then removes its cgroups
+ *                                 then removes its cgroups. --move-task moves
+ *                                 a task into each new one (so each is left
+ *                                 before its removal)
  *   workload dump SRC DST         copies every readable file of the tree SRC
  *                                 to DST (one read() loop per file, no forks,
  *                                 so a dump of all hierarchies is quick)
@@ -35,6 +41,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MIB	    (1024u * 1024u)
@@ -123,6 +131,27 @@ static int write_direct(const char *path, unsigned long mib)
 	return 0;
 }
 
+/*
+ * Under memory.high a charge over the limit throttles the task, so mapping
+ * anew each round keeps the group pressing on its limit instead of
+ * settling once every page is resident.
+ */
+static int touch(unsigned long mib)
+{
+	const size_t size = (size_t)mib * MIB;
+
+	for (;;) {
+		volatile char *p =
+		    mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return fail("mmap", "anonymous memory");
+		for (size_t off = 0; off < size; off += 4096)
+			p[off] = 1;
+		munmap((void *)p, size);
+	}
+}
+
 static sigjmp_buf refused;
 
 static void on_sigbus(int sig)
@@ -172,21 +201,80 @@ static void on_sigterm(int sig)
 	stopping = 1;
 }
 
-/* Until SIGTERM; then removes what it created and exits 0. */
-static int churn(int n, char **dirs)
+/* Writes pid to the cgroup.procs of the cgroup at dir. */
+static int move_task(const char *dir, pid_t pid)
+{
+	char path[PATH_MAX + sizeof("/cgroup.procs")], num[24];
+	int fd, n, r = 0;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail("open", path);
+	n = snprintf(num, sizeof(num), "%d\n", (int)pid);
+	if (write(fd, num, (size_t)n) != n)
+		r = fail("move a task to", path);
+	close(fd);
+	return r;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The task churn moves: it burns CPU for about a millisecond in every ten,
+ * so each cgroup it passes through has CPU time to account, yet under TCG
+ * it does not take a host CPU from the vCPU the collector runs on.
+ */
+static _Noreturn void mover(void)
+{
+	for (;;) {
+		uint64_t end = now_ns() + 1000000;
+
+		while (now_ns() < end)
+			;
+		usleep(9000);
+	}
+}
+
+/*
+ * Until SIGTERM; then removes what it created and exits 0. It runs at the
+ * lowest priority: as fast as it can, but on the CPU time the collector
+ * leaves.
+ */
+static int churn(bool move, int n, char **dirs)
 {
 	struct sigaction sa = {.sa_handler = on_sigterm};
 	char path[PATH_MAX];
-	unsigned long gen;
+	unsigned long gen, moves = 0;
+	pid_t task = 0;
 
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGTERM, &sa, NULL) < 0)
 		return fail("sigaction", "SIGTERM");
+	errno = 0;
+	if (nice(19) < 0 && errno)
+		return fail("nice", "19");
+	if (move) {
+		task = fork();
+		if (task < 0)
+			return fail("fork", "the task to move");
+		if (task == 0)
+			mover();
+	}
 	for (gen = 0; !stopping; gen++) {
 		for (int i = 0; i < n; i++) {
 			snprintf(path, sizeof(path), "%s/churn-%lu", dirs[i], gen);
 			if (mkdir(path, 0755) < 0 && errno != EEXIST)
 				return fail("mkdir", path);
+			if (move && move_task(path, task) < 0)
+				return 1;
+			moves += move;
 			if (gen < CHURN_ALIVE)
 				continue;
 			snprintf(path, sizeof(path), "%s/churn-%lu", dirs[i], gen - CHURN_ALIVE);
@@ -194,13 +282,19 @@ static int churn(int n, char **dirs)
 				return fail("rmdir", path);
 		}
 	}
+	/* a reaped task has left its cgroups, which can then go */
+	if (move) {
+		kill(task, SIGKILL);
+		waitpid(task, NULL, 0);
+	}
 	for (unsigned long g = gen > CHURN_ALIVE ? gen - CHURN_ALIVE : 0; g < gen; g++)
 		for (int i = 0; i < n; i++) {
 			snprintf(path, sizeof(path), "%s/churn-%lu", dirs[i], g);
 			if (rmdir(path) < 0 && errno != ENOENT)
 				return fail("rmdir", path);
 		}
-	printf("churn: %lu generations in %d folders\n", gen, n);
+	printf("churn: %lu generations in %d folders, %lu cgroups, %lu task moves\n", gen, n,
+	       gen * (unsigned long)n, moves);
 	return 0;
 }
 
@@ -283,7 +377,7 @@ static int dump(const char *from, const char *to)
 static int usage(void)
 {
 	fprintf(stderr, "usage: workload spin | pagecache PATH | write PATH MIB | hugetlb N | hold"
-			" | churn DIR... | dump SRC DST\n");
+			" | touch MIB | churn [--move-task] DIR... | dump SRC DST\n");
 	return 2;
 }
 
@@ -309,8 +403,18 @@ int main(int argc, char **argv)
 			return usage();
 		return hugetlb(n);
 	}
-	if (!strcmp(argv[1], "churn") && argc >= 3)
-		return churn(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "touch") && argc == 3) {
+		if (parse_count(argv[2], 1, 1024 * 1024, &n) < 0)
+			return usage();
+		return touch(n);
+	}
+	if (!strcmp(argv[1], "churn") && argc >= 3) {
+		bool move = !strcmp(argv[2], "--move-task");
+
+		if (argc - 2 - move < 1)
+			return usage();
+		return churn(move, argc - 2 - move, argv + 2 + move);
+	}
 	if (!strcmp(argv[1], "dump") && argc == 4)
 		return dump(argv[2], argv[3]);
 	return usage();

@@ -55,6 +55,39 @@ serve() {
 	wait_listening "$port" || { result fail "$1/start" "$(cat "$logs/$1.log")"; return 1; }
 }
 
+# start_prometheus NAME TARGET [JOB-YAML]: Prometheus 2.42 scraping TARGET
+# (HOST:PORT) every second with a 1 s timeout, JOB-YAML (lines indented for
+# the job) added to its job; sets prom_url and prom_pid. Records a failure
+# if it does not get ready within 60 s.
+start_prometheus() {
+	local d=$work/$1-prometheus port i
+	port=$(free_port)
+	prom_url=http://127.0.0.1:$port
+	mkdir -p "$d/data"
+	cat >"$d/prometheus.yml" <<EOC
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: cgacct
+${3:-}
+    static_configs:
+      - targets: ["$2"]
+EOC
+	# debug: Prometheus logs why each failed scrape failed only at that level
+	prometheus --config.file="$d/prometheus.yml" --storage.tsdb.path="$d/data" \
+		--web.listen-address="127.0.0.1:$port" --log.level=debug \
+		>"$logs/$1-prometheus.log" 2>&1 &
+	prom_pid=$!
+	started+=("$prom_pid")
+	for i in $(seq 120); do
+		curl -sf -o /dev/null --max-time 2 "$prom_url/-/ready" && return 0
+		sleep 0.5
+	done
+	result fail "$1/prometheus-start" "see $logs/$1-prometheus.log"
+	return 1
+}
+
 # hup_and_wait PID LOG TEXT: SIGHUP, then wait up to 3 s for TEXT in LOG.
 hup_and_wait() {
 	local i

@@ -19,30 +19,15 @@ make_ca() {
 # prometheus_scrapes TARGET-PORT: a Debian Prometheus 2.42 of our own scrapes
 # the daemon over TLS with basic auth; the target must turn up.
 prometheus_scrapes() {
-	local d=$work/prometheus port health="" i
-	port=$(free_port)
-	mkdir -p "$d/data"
-	cat >"$d/prometheus.yml" <<EOC
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
-  - job_name: cgacct
-    scheme: https
+	local health="" i
+	start_prometheus tls-auth "127.0.0.1:$1" "    scheme: https
     tls_config:
       ca_file: $work/pki/ca.pem
     basic_auth:
       username: prom
-      password: secret
-    static_configs:
-      - targets: ["127.0.0.1:$1"]
-EOC
-	prometheus --config.file="$d/prometheus.yml" --storage.tsdb.path="$d/data" \
-		--web.listen-address="127.0.0.1:$port" >"$logs/prometheus.log" 2>&1 &
-	local prom=$!
-	started+=("$prom")
+      password: secret" || return
 	for i in $(seq 60); do
-		health=$(curl -s --max-time 2 "http://127.0.0.1:$port/api/v1/targets" |
+		health=$(curl -s --max-time 2 "$prom_url/api/v1/targets" |
 			/usr/bin/python3 -c 'import json, sys
 t = json.load(sys.stdin)["data"]["activeTargets"]
 print(t[0]["health"], t[0]["lastError"] or "-") if t else print("none")' 2>/dev/null)
@@ -52,12 +37,12 @@ print(t[0]["health"], t[0]["lastError"] or "-") if t else print("none")' 2>/dev/
 	detail="target: ${health:-no answer}"
 	check tls-auth/prometheus-2.42-scrapes-over-tls-with-auth test "${health%% *}" = up
 	local series
-	series=$(curl -s --max-time 5 "http://127.0.0.1:$port/api/v1/query" \
+	series=$(curl -s --max-time 5 "$prom_url/api/v1/query" \
 		--data-urlencode 'query=cgroup_cpu_usage_seconds_total{cgroup="/a"}' |
 		/usr/bin/python3 -c 'import json, sys; print(len(json.load(sys.stdin)["data"]["result"]))' 2>/dev/null)
 	detail="series: ${series:-none}"
 	check tls-auth/prometheus-ingested-cgroup-series test "${series:-0}" = 1
-	stop "$prom"
+	stop "$prom_pid"
 }
 
 test_tls_auth() {

@@ -31,6 +31,11 @@ static void make_cgroup(const char *hierarchy, const char *name, const char *fix
 	free(dir);
 }
 
+static const char hybrid_mountinfo[] =
+    "30 1 0:30 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
+    "31 1 0:31 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"
+    "32 1 0:32 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n";
+
 static char *fake_hybrid_tree(void)
 {
 	char *root = tmpdir_make(), *cg, *mi;
@@ -38,10 +43,7 @@ static char *fake_hybrid_tree(void)
 	ASSERT_TRUE(asprintf(&cg, "%s/sys/fs/cgroup", root) >= 0);
 	mkdir_p(cg);
 	ASSERT_TRUE(asprintf(&mi, "%s/mountinfo", root) >= 0);
-	file_write(root, "mountinfo",
-		   "30 1 0:30 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
-		   "31 1 0:31 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"
-		   "32 1 0:32 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n");
+	file_write(root, "mountinfo", hybrid_mountinfo);
 	dir_make(cg, "unified");
 	dir_make(cg, "cpu,cpuacct");
 	dir_make(cg, "memory");
@@ -170,6 +172,51 @@ static void test_hybrid_tree_merges_paths_and_v1_wins_duplicates(void)
 	free(root);
 }
 
+static unsigned collector_errors(const char *root, unsigned *mounted, const char *name)
+{
+	char *mi;
+	struct collect_options o = {.root = root, .mounted_controllers = mounted};
+	struct snapshot s;
+	unsigned errors = 0;
+
+	ASSERT_TRUE(asprintf(&mi, "%s/mountinfo", root) >= 0);
+	o.mountinfo = mi;
+	ASSERT_EQ(collect_snapshot(&o, &s), 0);
+	for (size_t i = 0; i < s.n_collectors; i++)
+		if (strcmp(s.collectors[i].name, name) == 0)
+			errors = s.collectors[i].errors;
+	snapshot_free(&s);
+	free(mi);
+	return errors;
+}
+
+/*
+ * cpuacct lives only on its v1 hierarchy: unmounted after a collection saw
+ * it, its collector fails until it is mounted again; the others carry on.
+ */
+static void test_unmounted_controller_fails_its_collector_until_back(void)
+{
+	char *root = fake_hybrid_tree();
+	unsigned mounted = 0, never_mounted = 0;
+
+	ASSERT_EQ(collector_errors(root, &mounted, "cpuacct"), 0);
+	file_write(root, "mountinfo",
+		   "30 1 0:30 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
+		   "32 1 0:32 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n");
+	ASSERT_EQ(collector_errors(root, &mounted, "cpuacct"), 1);
+	ASSERT_EQ(collector_errors(root, &mounted, "cpuacct"), 1);
+	ASSERT_EQ(collector_errors(root, &mounted, "memory"), 0);
+	ASSERT_EQ(collector_errors(root, &mounted, "walk"), 0);
+	/* a daemon that never saw cpuacct mounted just does not collect it */
+	ASSERT_EQ(collector_errors(root, &never_mounted, "cpuacct"), 0);
+	file_write(root, "mountinfo", hybrid_mountinfo);
+	ASSERT_EQ(collector_errors(root, &mounted, "cpuacct"), 0);
+	/* without the bookkeeping (cgacctd --once) nothing is remembered */
+	ASSERT_EQ(collector_errors(root, NULL, "cpuacct"), 0);
+	tmpdir_remove(root);
+	free(root);
+}
+
 /* The binary prints what the library renders (duration aside). */
 static void test_cgacctd_once_prints_the_same_exposition(const char *cgacctd)
 {
@@ -222,6 +269,7 @@ int main(int argc, char **argv)
 {
 	ASSERT_TRUE(argc >= 2);
 	RUN(test_hybrid_tree_merges_paths_and_v1_wins_duplicates);
+	RUN(test_unmounted_controller_fails_its_collector_until_back);
 	test_cgacctd_once_prints_the_same_exposition(argv[1]);
 	printf("ok test_cgacctd_once_prints_the_same_exposition\n");
 	if (argc > 2) {

@@ -1,0 +1,128 @@
+#!/bin/sh
+# Runs inside a hybrid-layout guest (vm/guest --script) for the faults and
+# privilege tests of tests/reliability/run, with the demo tree running.
+# Every step scrapes cgacctd (the user cgacct, port 19753) into /out/NAME.prom
+# and logs "NAME WGET-STATUS MILLISECONDS" to /out/scrapes; check_faults.py
+# judges on the host:
+#
+#   privilege   cgacctd runs under strace (strace.log: every call that could
+#               change a file, fds shown as paths) for a scrape in each
+#               format, then root's `cgacctd --once` (root.prom) gives what
+#               the unprivileged one (unprivileged.prom) must also export
+#   sigkill     before-kill, then SIGKILL while a scrape's connection is open
+#               (kill-moment: the netstat line), restart at once, and the
+#               first answer (after-restart; restart.ms: how long it took)
+#   unreadable  demo/memlimit's memory.stat mode 000, then back
+#   unmounted   the v1 cpuacct hierarchy unmounted, then mounted again
+#   pressure    /pressure maps memory over its memory.high in a loop:
+#               baseline-N scrapes before, pressure-N while it presses
+set -u
+out=/out
+url=http://127.0.0.1:19753/metrics
+v2=/sys/fs/cgroup/unified
+
+ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+scrape() {
+	t0=$(ms)
+	# timeout(1), not wget -T: Debian's static busybox 1.35 wget crashes on -T
+	timeout 60 wget -q -O "$out/$1.prom" "$url"
+	echo "$1 $? $(($(ms) - t0))" >>"$out/scrapes"
+}
+
+# serve [WRAPPER...]: cgacctd as the user cgacct, optionally under WRAPPER;
+# waits until it answers (60 s: strace slows it down a lot under TCG).
+serve() {
+	"$@" su -s /bin/sh cgacct -c "exec cgacctd --listen 127.0.0.1:19753" >>"$out/cgacctd.log" 2>&1 &
+	tries=600
+	until wget -q -O /dev/null "$url" 2>/dev/null; do
+		tries=$((tries - 1))
+		[ $tries -gt 0 ] || { echo "cgacctd does not serve"; cat "$out/cgacctd.log"; exit 1; }
+		sleep 0.1
+	done
+	daemon=$(pidof cgacctd)
+}
+
+stop_daemon() {
+	kill "$daemon"
+	while kill -0 "$daemon" 2>/dev/null; do sleep 0.1; done
+}
+
+echo "== demo tree"
+demo-tree.sh start || exit 1
+sleep 3
+
+echo "== privilege"
+serve strace -f -y -qq -o "$out/strace.log" -e trace=open,openat,openat2,creat,truncate,ftruncate,mkdir,mkdirat,rmdir,unlink,unlinkat,rename,renameat,renameat2,link,linkat,symlink,symlinkat,mknod,mknodat,chmod,fchmod,fchmodat,chown,fchown,lchown,fchownat,setxattr,lsetxattr,fsetxattr,removexattr,lremovexattr,fremovexattr,write,pwrite64,writev,pwritev,pwritev2,sendfile,splice,copy_file_range
+awk '/^Uid:/ { print $2 }' "/proc/$daemon/status" >"$out/cgacctd.uid"
+scrape unprivileged
+wget -q -O /dev/null --header 'Accept: application/openmetrics-text; version=1.0.0' "$url"
+wget -q -O /dev/null --header 'Accept-Encoding: gzip' "$url"
+cgacctd --once >"$out/root.prom" 2>>"$out/cgacctd.log"
+stop_daemon
+# strace leaves when its tracee does
+while pidof strace >/dev/null; do sleep 0.1; done
+
+echo "== sigkill"
+serve
+scrape before-kill
+for i in 1 2 3; do
+	(while :; do timeout 60 wget -q -O /dev/null "$url" 2>/dev/null; done) &
+	hammers="${hammers:-} $!"
+done
+tries=1000
+moment=
+until [ -n "$moment" ]; do
+	tries=$((tries - 1))
+	[ $tries -gt 0 ] || { echo "no scrape was ever in flight"; exit 1; }
+	moment=$(netstat -tn 2>/dev/null | grep '127.0.0.1:19753 .*ESTABLISHED' | head -n 1)
+done
+kill -KILL "$daemon"
+echo "$moment" >"$out/kill-moment"
+t0=$(ms)
+serve
+echo $(($(ms) - t0)) >"$out/restart.ms"
+scrape after-restart
+# shellcheck disable=SC2086 # one pid per word
+kill $hammers
+
+echo "== unreadable"
+mode=$(stat -c %a "$v2/demo/memlimit/memory.stat")
+chmod 000 "$v2/demo/memlimit/memory.stat"
+scrape unreadable
+chmod "$mode" "$v2/demo/memlimit/memory.stat"
+scrape readable-again
+
+echo "== unmounted"
+# a collection holds the hierarchy's directories open for a moment
+tries=50
+until umount /sys/fs/cgroup/cpuacct; do
+	tries=$((tries - 1))
+	[ $tries -gt 0 ] || exit 1
+	sleep 0.1
+done
+scrape unmounted
+mount -t cgroup -o cpuacct cgroup /sys/fs/cgroup/cpuacct || exit 1
+scrape remounted
+
+echo "== pressure"
+for i in 1 2 3 4 5; do scrape "baseline-$i"; done
+mkdir "$v2/pressure"
+echo $((32 * 1024 * 1024)) >"$v2/pressure/memory.high"
+sh -c "echo \$\$ >$v2/pressure/cgroup.procs && exec workload touch 96" &
+hog=$!
+tries=300
+until [ "$(awk '$1 == "high" { print $2 }' "$v2/pressure/memory.events")" -gt 0 ]; do
+	tries=$((tries - 1))
+	[ $tries -gt 0 ] || { echo "the group never went over memory.high"; exit 1; }
+	sleep 0.1
+done
+for i in 1 2 3 4 5 6 7 8 9 10; do scrape "pressure-$i"; done
+grep -E '^(some|full)' "$v2/pressure/memory.pressure" >"$out/pressure.psi"
+kill -KILL "$hog"
+wait "$hog" 2>/dev/null
+rmdir "$v2/pressure"
+
+stop_daemon
+demo-tree.sh stop || exit 1
+echo "== done"
