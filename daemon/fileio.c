@@ -79,13 +79,21 @@ int read_file_at(int dirfd, const char *name, char **ret, size_t *ret_len)
 	return 0;
 }
 
-/* A DIR stream for dirfd that leaves dirfd itself open (fdopendir would take it). */
+/*
+ * A DIR stream over dirfd's directory that leaves dirfd itself open
+ * (fdopendir would take it). A dup shares the file but costs no path lookup
+ * and no new open file, unlike opening "." again, and the walk lists every
+ * cgroup; the shared offset is rewound, since the fd may have been listed
+ * before.
+ */
 int opendir_at(int dirfd, DIR **ret)
 {
-	_cleanup_close_ int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
 	DIR *d;
 
 	if (fd < 0)
+		return -errno;
+	if (lseek(fd, 0, SEEK_SET) < 0)
 		return -errno;
 	d = fdopendir(fd);
 	if (!d)
