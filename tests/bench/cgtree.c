@@ -25,9 +25,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define FANOUT	    10
-#define TASK_EVERY  50
-#define PATH_LEN    256
+#define FANOUT	   10
+#define TASK_EVERY 50
+#define PATH_LEN   256
 
 static long n_groups;
 
@@ -165,11 +165,14 @@ static void remove_group(const char *path)
 	}
 }
 
-/* Leaves without tasks, newest first: the prune removes only those. */
+/* Leaves without tasks, newest first, skipping those an earlier prune removed. */
 static void prune(char **dirs, int n_dirs, long count)
 {
 	for (long k = n_groups; k > 0 && count > 0; k--) {
-		if (!is_leaf(k) || has_task(k))
+		char first[PATH_LEN];
+
+		group_path(dirs[0], k, first);
+		if (!is_leaf(k) || has_task(k) || access(first, F_OK) < 0)
 			continue;
 		for (int d = 0; d < n_dirs; d++) {
 			char path[PATH_LEN];

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 struct entry {
-	char *dir;  /* NULL: same directory as the entry before */
+	char *dir; /* NULL: same directory as the entry before */
 	char *name;
 };
 

@@ -92,6 +92,9 @@ for n in $sizes; do
 	httpget "$port" /metrics 1 | sed "s/^/R cold $n /"
 	httpget "$port" /metrics "$rounds" | sed "s/^/R warm $n /"
 	httpget "$port" /metrics 1 gzip | sed "s/^/R gzip $n /"
+	# The collection alone (walk, read, parse), as cgacctd reports it.
+	echo "R collect $n $(wget -q -O - "http://127.0.0.1:$port/metrics" |
+		awk '$1 == "cgacct_collection_duration_seconds" { print $2 }')"
 	echo "R kernel_mem $n $(($(meminfo_kib Slab) - slab0)) $((avail0 - $(meminfo_kib MemAvailable)))"
 	echo "R rss $n $(awk '$1 == "VmHWM:" { print $2 }' "/proc/$cgacctd_pid/status")"
 	stop_cgacctd

@@ -62,6 +62,7 @@ def layout_table(layout, f):
         floor = statistics.median(float(r[0]) for r in f['floor'][n]) / 1e6
         cold = median_ms(f['cold'][n])
         warm = median_ms(f['warm'][n])
+        collect = float(f['collect'][n][0][0]) * 1e3 if f['collect'].get(n) else None
         peer = median_ms(f['peer'][n]) if n in f['peer'] else None
         body = field(f['warm'][n], 'body')
         gz = field(f['gzip'][n], 'body')
@@ -76,7 +77,7 @@ def layout_table(layout, f):
         if smaller and per_cg.get(smaller[-1]):
             growth = per_cg[n] / per_cg[smaller[-1]]
         rows.append([
-            str(n), fmt(floor), fmt(cold), fmt(warm), fmt(peer),
+            str(n), fmt(floor), fmt(cold), fmt(warm), fmt(collect), fmt(peer),
             fmt(ratio(cold, floor), '.2f'), fmt(ratio(warm, floor), '.2f'),
             fmt(ratio(warm, peer), '.2f'), fmt(per_cg[n]), fmt(growth, '.2f'),
             fmt(rss), fmt(body[0] / MIB if body else None, '.2f'),
@@ -88,7 +89,7 @@ def layout_table(layout, f):
                           growth=growth, per_cg=per_cg[n], kmem=kmem, dying=dying,
                           ours=ours, theirs=theirs,
                           peer_per_cg=peer * 1e3 / cgroups if peer else None)
-    head = ['cgroups', 'floor ms', 'cold ms', 'warm ms', 'peer ms', 'cold/floor',
+    head = ['cgroups', 'floor ms', 'cold ms', 'warm ms', 'collect ms', 'peer ms', 'cold/floor',
             'warm/floor', 'warm/peer', 'us/cgroup', 'growth', 'RSS MiB', 'body MiB',
             'gzip MiB', 'files/cg', 'peer f/cg', 'slab KiB', 'dying w/o/with']
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
