@@ -39,6 +39,20 @@ dying() {
 	awk -v live="$1" 'NR > 1 && $4 == 1 && !seen[$2]++ { d += $3 - live } END { print d }' /proc/cgroups
 }
 
+# The dying count once the kernel is done freeing (it does so in the
+# background, seconds later under TCG): unchanged over three polls a second
+# apart, or after a minute.
+settled_dying() {
+	last=$(dying "$1") same=0 tries=60
+	while [ $same -lt 3 ] && [ $tries -gt 0 ]; do
+		sleep 1
+		now=$(dying "$1")
+		if [ "$now" = "$last" ]; then same=$((same + 1)); else same=0; fi
+		last=$now tries=$((tries - 1))
+	done
+	echo "$last"
+}
+
 cgacctd_pid=
 start_cgacctd() {
 	cgacctd --listen "127.0.0.1:$port" 2>>/tmp/cgacctd.log &
@@ -108,20 +122,18 @@ for n in $sizes; do
 	# scraping around the removal: the dying count must not differ.
 	prune=$((n / 10))
 	step "dying cgroups: prune $prune without cgacctd"
-	before=$(dying "$cgroups")
+	before=$(settled_dying "$cgroups")
 	# shellcheck disable=SC2086
 	cgtree prune "$n" "$prune" $dirs
-	sleep 2
-	without=$(($(dying $((cgroups - prune))) - before))
+	without=$(($(settled_dying $((cgroups - prune))) - before))
 	start_cgacctd
 	httpget "$port" /metrics 2 >/dev/null
 	step "dying cgroups: prune $prune while cgacctd runs"
-	before=$(dying $((cgroups - prune)))
+	before=$(settled_dying $((cgroups - prune)))
 	# shellcheck disable=SC2086
 	cgtree prune "$n" "$prune" $dirs
 	httpget "$port" /metrics 1 >/dev/null
-	sleep 2
-	with=$(($(dying $((cgroups - 2 * prune))) - before))
+	with=$(($(settled_dying $((cgroups - 2 * prune))) - before))
 	stop_cgacctd
 	echo "R dying $n $prune $without $with"
 
