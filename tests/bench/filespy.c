@@ -96,19 +96,16 @@ int openat(int dirfd, const char *name, int flags, ...)
 
 int openat64(int dirfd, const char *name, int flags, ...) __attribute__((alias("openat")));
 
+/* Through openat(), which resolves and logs. */
 int open(const char *name, int flags, ...)
 {
-	REAL(open);
 	va_list ap;
 	mode_t mode;
-	int fd;
 
 	va_start(ap, flags);
 	mode = mode_arg(flags, ap);
 	va_end(ap);
-	fd = real_open(name, flags, mode);
-	spy_log(AT_FDCWD, name, fd);
-	return fd;
+	return openat(AT_FDCWD, name, flags, mode);
 }
 
 int open64(const char *name, int flags, ...) __attribute__((alias("open")));
