@@ -35,6 +35,9 @@ struct collect_run {
 	unsigned h_index;
 	struct snapshot *snap;
 	struct devnames devnames;
+	struct hugetlb_sizes hugetlb; /* per hierarchy: v1 and v2 spell files differently */
+	struct readbuf buf;
+	struct cgroup_record rec; /* scratch: every cgroup is read into its sample buffer */
 	long clock_ticks;
 };
 
@@ -53,11 +56,13 @@ static bool cgroup_gone(int dirfd)
 static int visit_cgroup(void *userdata, const struct walk_entry *e)
 {
 	struct collect_run *run = userdata;
-	struct cgroup_record rec = {.hierarchy = run->h_index};
+	struct cgroup_record *rec = &run->rec;
 	struct reader_ctx ctx = {
 	    .dirfd = e->fd,
-	    .rec = &rec,
+	    .buf = &run->buf,
+	    .rec = rec,
 	    .devnames = &run->devnames,
+	    .hugetlb = &run->hugetlb,
 	    .per_cpu = run->opts->per_cpu,
 	    .clock_ticks = run->clock_ticks,
 	};
@@ -69,10 +74,12 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 			       run->h->path + (run->opts->root ? strlen(run->opts->root) : 0),
 			       e->path, e->depth))
 		return 0;
-	rec.path = strdup(e->path);
-	if (!rec.path)
+	rec->hierarchy = run->h_index;
+	rec->n_samples = 0;
+	rec->path = strdup(e->path);
+	if (!rec->path)
 		return -ENOMEM;
-	r = record_add(&rec, e->serial ? METRIC_INFO_SERIAL : METRIC_INFO_INO, run->h->name, e->id);
+	r = record_add(rec, e->serial ? METRIC_INFO_SERIAL : METRIC_INFO_INO, run->h->name, e->id);
 	if (r < 0)
 		goto out;
 
@@ -99,9 +106,10 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 		goto out;
 	}
 	run->snap->hierarchies[run->h_index].cgroups++;
-	r = snapshot_take_record(run->snap, &rec);
+	r = snapshot_take_record(run->snap, rec);
 out:
-	record_done(&rec);
+	free(rec->path);
+	rec->path = NULL;
 	return r;
 }
 
@@ -207,6 +215,7 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 	for (size_t i = 0; r >= 0 && i < l.n; i++) {
 		run.h = &l.hierarchies[i];
 		run.h_index = (unsigned)i;
+		run.hugetlb = (struct hugetlb_sizes){0};
 		r = collect_hierarchy(&run);
 		/* a hierarchy that cannot be walked fails the walk collector, not the scrape */
 		if (r < 0 && r != -ENOMEM) {
@@ -217,6 +226,8 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 	if (r >= 0)
 		r = snapshot_finalize(&s);
 	devnames_done(&run.devnames);
+	readbuf_done(&run.buf);
+	record_done(&run.rec);
 	layout_done(&l);
 	if (r < 0) {
 		snapshot_free(&s);

@@ -15,38 +15,36 @@
 /*
  * Reads until EOF rather than trusting st_size: seq_file-backed cgroup files
  * report 0 or 4096 whatever their content. The result is NUL-terminated for
- * convenience, but parsers only look at (buf, len).
+ * convenience, but parsers only look at (buf, len). The buffer keeps its
+ * size across reads, so a collection reading ~30 files per cgroup does not
+ * allocate for each.
  */
-int read_file_at(int dirfd, const char *name, char **ret, size_t *ret_len)
+int read_file_into(int dirfd, const char *name, struct readbuf *rb, size_t *ret_len)
 {
 	_cleanup_close_ int fd = -1;
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, cap = 4096;
+	size_t len = 0;
 
 	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 
-	buf = malloc(cap);
-	if (!buf)
-		return -ENOMEM;
-
 	for (;;) {
 		ssize_t n;
 
-		if (len + 1 >= cap) {
+		if (len + 1 >= rb->cap) {
+			size_t cap = rb->cap ? rb->cap * 2 : 4096;
 			char *bigger;
 
-			if (cap >= READ_FILE_MAX)
+			if (cap > READ_FILE_MAX)
 				return -EFBIG;
-			cap *= 2;
-			bigger = realloc(buf, cap);
+			bigger = realloc(rb->data, cap);
 			if (!bigger)
 				return -ENOMEM;
-			buf = bigger;
+			rb->data = bigger;
+			rb->cap = cap;
 		}
 
-		n = read(fd, buf + len, cap - len - 1);
+		n = read(fd, rb->data + len, rb->cap - len - 1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -57,19 +55,45 @@ int read_file_at(int dirfd, const char *name, char **ret, size_t *ret_len)
 		len += (size_t)n;
 	}
 
-	buf[len] = '\0';
-	*ret = TAKE_PTR(buf);
+	rb->data[len] = '\0';
 	*ret_len = len;
 	return 0;
 }
 
-/* A DIR stream for dirfd that leaves dirfd itself open (fdopendir would take it). */
+void readbuf_done(struct readbuf *rb)
+{
+	free(rb->data);
+	*rb = (struct readbuf){0};
+}
+
+int read_file_at(int dirfd, const char *name, char **ret, size_t *ret_len)
+{
+	struct readbuf rb = {0};
+	int r = read_file_into(dirfd, name, &rb, ret_len);
+
+	if (r < 0) {
+		readbuf_done(&rb);
+		return r;
+	}
+	*ret = rb.data;
+	return 0;
+}
+
+/*
+ * A DIR stream over dirfd's directory that leaves dirfd itself open
+ * (fdopendir would take it). A dup shares the file but costs no path lookup
+ * and no new open file, unlike opening "." again, and the walk lists every
+ * cgroup; the shared offset is rewound, since the fd may have been listed
+ * before.
+ */
 int opendir_at(int dirfd, DIR **ret)
 {
-	_cleanup_close_ int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
 	DIR *d;
 
 	if (fd < 0)
+		return -errno;
+	if (lseek(fd, 0, SEEK_SET) < 0)
 		return -errno;
 	d = fdopendir(fd);
 	if (!d)

@@ -8,5 +8,13 @@
 
 #include <dirent.h>
 
+/* A read buffer reused from file to file: grows to the largest, never shrinks. */
+struct readbuf {
+	char *data;
+	size_t cap;
+};
+
+int read_file_into(int dirfd, const char *name, struct readbuf *rb, size_t *ret_len);
+void readbuf_done(struct readbuf *rb);
 int read_file_at(int dirfd, const char *name, char **ret, size_t *ret_len);
 int opendir_at(int dirfd, DIR **ret);

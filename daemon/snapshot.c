@@ -12,39 +12,81 @@
 #include "snapshot.h"
 #include "util.h"
 
+static int grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
+{
+	size_t n = *cap ? *cap : first;
+	void *bigger;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	bigger = realloc(*p, n * size);
+	if (!bigger)
+		return -ENOMEM;
+	*p = bigger;
+	*cap = n;
+	return 0;
+}
+
+static int record_add_label(struct cgroup_record *r, const char *label, uint16_t *ret)
+{
+	size_t n = strlen(label) + 1;
+	int e;
+
+	if (n > LABEL_MAX)
+		return -ENAMETOOLONG;
+	if (r->labels_len + n > SAMPLE_NO_LABEL)
+		return -E2BIG;
+	e = grow((void **)&r->labels, &r->labels_cap, r->labels_len + n, 1, 256);
+	if (e < 0)
+		return e;
+	memcpy(r->labels + r->labels_len, label, n);
+	*ret = (uint16_t)r->labels_len;
+	r->labels_len += n;
+	return 0;
+}
+
 int record_add(struct cgroup_record *r, enum metric m, const char *label, uint64_t value)
 {
-	struct sample *s;
+	uint16_t offset = SAMPLE_NO_LABEL;
+	int e;
 
-	if (label && strlen(label) >= LABEL_MAX)
-		return -ENAMETOOLONG;
-	if (r->n_samples == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 32;
-		struct sample *bigger = realloc(r->samples, cap * sizeof(*bigger));
-
-		if (!bigger)
-			return -ENOMEM;
-		r->samples = bigger;
-		r->cap = cap;
-	}
-	s = &r->samples[r->n_samples];
-	*s =
-	    (struct sample){.value = value, .order = (uint32_t)r->n_samples, .metric = (uint16_t)m};
-	if (label)
-		strcpy(s->label, label);
-	r->n_samples++;
+	e = grow((void **)&r->samples, &r->cap, r->n_samples + 1, sizeof(*r->samples), 32);
+	if (e >= 0 && label)
+		e = record_add_label(r, label, &offset);
+	if (e < 0)
+		return e;
+	r->samples[r->n_samples++] =
+	    (struct sample){.value = value, .metric = (uint16_t)m, .label = offset};
 	return 0;
+}
+
+const char *sample_label(const struct cgroup_record *r, const struct sample *s)
+{
+	return s->label == SAMPLE_NO_LABEL ? "" : r->labels + s->label;
 }
 
 void record_done(struct cgroup_record *r)
 {
 	free(r->path);
 	free(r->samples);
+	free(r->labels);
 	*r = (struct cgroup_record){0};
 }
 
+/*
+ * Moves r's path into the snapshot and copies its samples and labels at
+ * their exact size, leaving r's buffers for the next cgroup: the collection
+ * reads every cgroup into one scratch record, so a record costs two exact
+ * allocations and no growth along the way.
+ */
 int snapshot_take_record(struct snapshot *s, struct cgroup_record *r)
 {
+	_cleanup_free_ struct sample *samples = NULL;
+	_cleanup_free_ char *labels = NULL;
+	struct cgroup_record *dst;
+
 	if (s->n_records == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 64;
 		struct cgroup_record *bigger = realloc(s->records, cap * sizeof(*bigger));
@@ -54,8 +96,30 @@ int snapshot_take_record(struct snapshot *s, struct cgroup_record *r)
 		s->records = bigger;
 		s->cap = cap;
 	}
-	s->records[s->n_records++] = *r;
-	*r = (struct cgroup_record){0};
+	if (r->n_samples > 0) {
+		samples = malloc(r->n_samples * sizeof(*samples));
+		if (!samples)
+			return -ENOMEM;
+		memcpy(samples, r->samples, r->n_samples * sizeof(*samples));
+	}
+	if (r->labels_len > 0) {
+		labels = malloc(r->labels_len);
+		if (!labels)
+			return -ENOMEM;
+		memcpy(labels, r->labels, r->labels_len);
+	}
+	dst = &s->records[s->n_records++];
+	*dst = (struct cgroup_record){.path = r->path,
+				      .hierarchy = r->hierarchy,
+				      .samples = TAKE_PTR(samples),
+				      .n_samples = r->n_samples,
+				      .cap = r->n_samples,
+				      .labels = TAKE_PTR(labels),
+				      .labels_len = r->labels_len,
+				      .labels_cap = r->labels_len};
+	r->path = NULL;
+	r->n_samples = 0;
+	r->labels_len = 0;
 	return 0;
 }
 
@@ -69,26 +133,22 @@ static int record_cmp(const void *a, const void *b)
 	return (x->hierarchy > y->hierarchy) - (x->hierarchy < y->hierarchy);
 }
 
-static int sample_cmp_label(const void *a, const void *b)
+/*
+ * Orders samples by metric, keeping insertion order within one metric (per-CPU
+ * and per-device series stay in kernel order). Readers emit nearly in metric
+ * order, so an insertion sort is about linear here, where qsort was a large
+ * part of a collection.
+ */
+static void record_sort(struct cgroup_record *r)
 {
-	const struct sample *x = a, *y = b;
-	int c;
+	for (size_t i = 1; i < r->n_samples; i++) {
+		struct sample s = r->samples[i];
+		size_t j = i;
 
-	if (x->metric != y->metric)
-		return x->metric < y->metric ? -1 : 1;
-	c = strcmp(x->label, y->label);
-	if (c != 0)
-		return c;
-	return (x->order > y->order) - (x->order < y->order);
-}
-
-static int sample_cmp_order(const void *a, const void *b)
-{
-	const struct sample *x = a, *y = b;
-
-	if (x->metric != y->metric)
-		return x->metric < y->metric ? -1 : 1;
-	return (x->order > y->order) - (x->order < y->order);
+		for (; j > 0 && r->samples[j - 1].metric > s.metric; j--)
+			r->samples[j] = r->samples[j - 1];
+		r->samples[j] = s;
+	}
 }
 
 /*
@@ -97,17 +157,23 @@ static int sample_cmp_order(const void *a, const void *b)
  * what the v1 cpuacct hierarchy reports; hierarchies are collected v1 first,
  * so the value from the hierarchy that has the controller bound wins.
  * A duplicated series would make the whole scrape undefined for Prometheus.
+ * Only merged records can have them. Runs of one metric are short (events,
+ * devices, CPUs), so each sample is compared with the run before it.
  */
 static void record_dedup(struct cgroup_record *r)
 {
-	size_t out = 0;
+	size_t out = 0, run = 0;
 
-	qsort(r->samples, r->n_samples, sizeof(*r->samples), sample_cmp_label);
 	for (size_t i = 0; i < r->n_samples; i++) {
-		if (out > 0 && r->samples[out - 1].metric == r->samples[i].metric &&
-		    strcmp(r->samples[out - 1].label, r->samples[i].label) == 0)
-			continue;
-		r->samples[out++] = r->samples[i];
+		bool dup = false;
+
+		if (out == 0 || r->samples[out - 1].metric != r->samples[i].metric)
+			run = out;
+		for (size_t j = run; j < out && !dup; j++)
+			dup = strcmp(sample_label(r, &r->samples[j]),
+				     sample_label(r, &r->samples[i])) == 0;
+		if (!dup)
+			r->samples[out++] = r->samples[i];
 	}
 	r->n_samples = out;
 }
@@ -117,7 +183,9 @@ static int record_absorb(struct cgroup_record *dst, struct cgroup_record *src)
 {
 	for (size_t i = 0; i < src->n_samples; i++) {
 		const struct sample *s = &src->samples[i];
-		int r = record_add(dst, s->metric, s->label, s->value);
+		int r =
+		    record_add(dst, s->metric,
+			       s->label == SAMPLE_NO_LABEL ? NULL : sample_label(src, s), s->value);
 
 		if (r < 0)
 			return r;
@@ -137,6 +205,7 @@ int snapshot_finalize(struct snapshot *s)
 
 			if (r < 0)
 				return r;
+			s->records[out - 1].merged = true;
 			continue;
 		}
 		/* Move, never copy: a failed finalize must leave no record owned twice. */
@@ -151,8 +220,9 @@ int snapshot_finalize(struct snapshot *s)
 	for (size_t i = 0; i < s->n_records; i++) {
 		struct cgroup_record *r = &s->records[i];
 
-		record_dedup(r);
-		qsort(r->samples, r->n_samples, sizeof(*r->samples), sample_cmp_order);
+		record_sort(r);
+		if (r->merged)
+			record_dedup(r);
 	}
 	return 0;
 }

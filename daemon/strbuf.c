@@ -56,6 +56,18 @@ void strbuf_putc(struct strbuf *b, char c)
 	strbuf_append(b, &c, 1);
 }
 
+/* Decimal without printf: the exposition prints a number on every line. */
+void strbuf_put_u64(struct strbuf *b, uint64_t v)
+{
+	char digits[20], *p = digits + sizeof(digits);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	strbuf_append(b, p, (size_t)(digits + sizeof(digits) - p));
+}
+
 void strbuf_printf(struct strbuf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf {
 	char *buf;
@@ -19,6 +20,7 @@ struct strbuf {
 void strbuf_append(struct strbuf *b, const char *s, size_t n);
 void strbuf_puts(struct strbuf *b, const char *s);
 void strbuf_putc(struct strbuf *b, char c);
+void strbuf_put_u64(struct strbuf *b, uint64_t v);
 void strbuf_printf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_truncate(struct strbuf *b, size_t len);
 int strbuf_status(const struct strbuf *b);

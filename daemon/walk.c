@@ -36,6 +36,7 @@
 struct child {
 	char *name;
 	uint64_t id;
+	ino_t ino; /* from the listing: tells the cgroup listed from a newer one of the same name */
 };
 
 struct level {
@@ -53,6 +54,7 @@ struct walk {
 	size_t depth;
 	size_t cap;
 	struct strbuf path;
+	struct readbuf buf; /* for cgroup.serial */
 	bool serial;
 	bool started;
 	bool done;
@@ -79,25 +81,24 @@ static void level_done(struct level *l)
 	closep(&l->fd);
 }
 
-static int read_serial_at(int dirfd, const char *name, uint64_t *ret)
+static int read_serial_at(struct walk *w, int dirfd, const char *name, uint64_t *ret)
 {
-	_cleanup_free_ char *buf = NULL;
 	size_t len;
 	int r;
 
-	r = read_file_at(dirfd, name, &buf, &len);
+	r = read_file_into(dirfd, name, &w->buf, &len);
 	if (r < 0)
 		return r;
-	return parse_single_value(buf, len, ret);
+	return parse_single_value(w->buf.data, len, ret);
 }
 
 /* Identity of an open cgroup directory. */
-static int fd_identity(const struct walk *w, int fd, uint64_t *ret)
+static int fd_identity(struct walk *w, int fd, uint64_t *ret)
 {
 	struct stat st;
 
 	if (w->serial)
-		return read_serial_at(fd, "cgroup.serial", ret);
+		return read_serial_at(w, fd, "cgroup.serial", ret);
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	*ret = st.st_ino;
@@ -105,7 +106,7 @@ static int fd_identity(const struct walk *w, int fd, uint64_t *ret)
 }
 
 /* Identity of the child directory `name` of `dirfd`, without opening it. */
-static int child_identity(const struct walk *w, int dirfd, const char *name, uint64_t *ret)
+static int child_identity(struct walk *w, int dirfd, const char *name, uint64_t *ret)
 {
 	_cleanup_free_ char *file = NULL;
 	struct stat st;
@@ -118,7 +119,7 @@ static int child_identity(const struct walk *w, int dirfd, const char *name, uin
 	}
 	if (asprintf(&file, "%s/cgroup.serial", name) < 0)
 		return -ENOMEM;
-	return read_serial_at(dirfd, file, ret);
+	return read_serial_at(w, dirfd, file, ret);
 }
 
 static int child_cmp(const void *a, const void *b)
@@ -159,7 +160,7 @@ static int list_kids(struct walk *w, struct level *l)
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !is_subdir(l->fd, de))
 			continue;
 		/* readdir hands out the inode number for free; only serials cost a read */
-		c.id = de->d_ino;
+		c.id = c.ino = de->d_ino;
 		r = w->serial ? child_identity(w, l->fd, de->d_name, &c.id) : 0;
 		if (errno_is_vanished(r)) {
 			w->vanished++;
@@ -230,7 +231,9 @@ static void pop_level(struct walk *w)
 /*
  * Enters the first child of stack[lvl] with identity > after. A child that
  * disappeared since the listing, or whose name now belongs to a newer
- * cgroup, counts as vanished and is skipped.
+ * cgroup, counts as vanished and is skipped. The newer cgroup is told by
+ * its inode number, which kernfs never reuses (see the top), so the serial
+ * read at listing time is not repeated here.
  */
 static int enter_child_after(struct walk *w, size_t lvl, uint64_t after)
 {
@@ -245,13 +248,13 @@ static int enter_child_after(struct walk *w, size_t lvl, uint64_t after)
 	for (size_t i = 0; i < l->n_kids; i++) {
 		const struct child *c = &l->kids[i];
 		_cleanup_close_ int fd = -1;
-		uint64_t id;
+		struct stat st;
 
 		if (c->id <= after)
 			continue;
 		fd = openat(l->fd, c->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		r = fd < 0 ? -errno : fd_identity(w, fd, &id);
-		if (r == 0 && id != c->id)
+		r = fd < 0 || fstat(fd, &st) < 0 ? -errno : 0;
+		if (r == 0 && st.st_ino != c->ino)
 			r = -ENOENT;
 		if (errno_is_vanished(r) || r == -ENOTDIR) {
 			w->vanished++;
@@ -405,5 +408,6 @@ void walk_free(struct walk *w)
 		level_done(&w->stack[i]);
 	free(w->stack);
 	strbuf_done(&w->path);
+	readbuf_done(&w->buf);
 	free(w);
 }

@@ -238,15 +238,14 @@ struct series_label {
  * writes them: {cpu="total",id="/a",image="",name=""}.
  */
 static void render_series(struct strbuf *b, const struct cadvisor_family *c, const char *path,
-			  const struct sample *s, uint64_t value)
+			  const char *label, uint64_t value)
 {
 	struct series_label labels[6] = {{"id", "", path}, {"image", "", ""}, {"name", "", ""}};
 	size_t n = 3;
 
 	if (c->label)
 		labels[n++] = (struct series_label){
-		    c->label, c->label_prefix && !strchr(s->label, ':') ? c->label_prefix : "",
-		    s->label};
+		    c->label, c->label_prefix && !strchr(label, ':') ? c->label_prefix : "", label};
 	for (size_t i = 0; i < 2 && c->fixed[i].name; i++)
 		labels[n++] = (struct series_label){c->fixed[i].name, "", c->fixed[i].value};
 	for (size_t i = 1; i < n; i++)
@@ -259,7 +258,10 @@ static void render_series(struct strbuf *b, const struct cadvisor_family *c, con
 
 	strbuf_puts(b, c->name);
 	for (size_t i = 0; i < n; i++) {
-		strbuf_printf(b, "%c%s=\"%s", i ? ',' : '{', labels[i].name, labels[i].prefix);
+		strbuf_putc(b, i ? ',' : '{');
+		strbuf_puts(b, labels[i].name);
+		strbuf_puts(b, "=\"");
+		strbuf_puts(b, labels[i].prefix);
 		render_label_value(b, labels[i].value);
 		strbuf_putc(b, '"');
 	}
@@ -268,14 +270,22 @@ static void render_series(struct strbuf *b, const struct cadvisor_family *c, con
 	strbuf_putc(b, '\n');
 }
 
-/* Rows [first, end) share a name: one family, headed by its first row. */
-static void render_family(struct strbuf *b, enum render_format f, const struct snapshot *s,
-			  size_t n_records, size_t first, size_t end)
+size_t cadvisor_family_end(size_t first)
+{
+	size_t end = first + 1;
+
+	while (end < n_cadvisor_families &&
+	       strcmp(cadvisor_families[end].name, cadvisor_families[first].name) == 0)
+		end++;
+	return end;
+}
+
+void cadvisor_render_family(struct strbuf *b, enum render_format f, const struct snapshot *s,
+			    size_t from, size_t to, size_t first, size_t end, bool *header)
 {
 	const struct cadvisor_family *head = &cadvisor_families[first];
-	bool header = false;
 
-	for (size_t i = 0; i < n_records; i++) {
+	for (size_t i = from; i < to; i++) {
 		const struct cgroup_record *r = &s->records[i];
 
 		for (size_t k = first; k < end; k++) {
@@ -283,27 +293,13 @@ static void render_family(struct strbuf *b, enum render_format f, const struct s
 			size_t j, stop = row_samples(c, r, &j);
 
 			for (; j < stop; j++) {
-				if (!header) {
+				if (!*header) {
 					render_header(b, f, head->name, head->help, head->type);
-					header = true;
+					*header = true;
 				}
-				render_series(b, c, r->path, &r->samples[j],
+				render_series(b, c, r->path, sample_label(r, &r->samples[j]),
 					      row_value(c, r, r->samples[j].value));
 			}
 		}
-	}
-}
-
-void cadvisor_render(struct strbuf *b, enum render_format f, const struct snapshot *s,
-		     size_t n_records)
-{
-	for (size_t k = 0; k < n_cadvisor_families;) {
-		size_t end = k + 1;
-
-		while (end < n_cadvisor_families &&
-		       strcmp(cadvisor_families[end].name, cadvisor_families[k].name) == 0)
-			end++;
-		render_family(b, f, s, n_records, k, end);
-		k = end;
 	}
 }

@@ -39,6 +39,8 @@ extern const size_t n_cadvisor_families;
 /* The series a cgroup has in cAdvisor naming, for the max_series cap. */
 size_t cadvisor_record_series(const struct cgroup_record *r);
 
-/* Every cAdvisor family over the first n_records records, each family once. */
-void cadvisor_render(struct strbuf *b, enum render_format f, const struct snapshot *s,
-		     size_t n_records);
+/* Rows [first, end) share a name: one family, headed by its first row. */
+size_t cadvisor_family_end(size_t first);
+/* The family's series of records [from, to); *header says whether its header is out. */
+void cadvisor_render_family(struct strbuf *b, enum render_format f, const struct snapshot *s,
+			    size_t from, size_t to, size_t first, size_t end, bool *header);

@@ -1,29 +1,46 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Lazily rendered bodies behind a mutex: most scrapers ask for one variant,
- * so rendering all four up front would waste three.
+ * A collection's snapshot, shared by the scrapes that serve it, and the
+ * bodies made from it. A body is rendered (and gzipped) as it is sent, one
+ * piece at a time: at 10,000 cgroups the text is some 30 MiB, which no
+ * scrape should have to hold, and rendering a piece costs less than the
+ * kernel took to produce the values in it.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "exposition.h"
 #include "gzip.h"
-
-struct body {
-	char *data;
-	size_t len;
-	bool done;
-};
 
 struct exposition {
 	atomic_uint refs;
 	struct snapshot snap;
 	struct render_options options;
-	pthread_mutex_t lock;
-	struct body bodies[_RENDER_FORMAT_MAX][2]; /* [format][gzip] */
+	/*
+	 * The options' extra self-metrics as they were when the collection
+	 * finished: every body of one collection is the same, however late
+	 * it is rendered.
+	 */
+	struct strbuf extra[_RENDER_FORMAT_MAX];
 };
+
+struct body_stream {
+	struct exposition *e; /* a reference: the snapshot outlives the stream */
+	struct render_stream *render;
+	struct gzip *gzip;  /* NULL: plain text */
+	struct strbuf text; /* rendered, from pos on not yet handed out */
+	size_t pos;
+	bool rendered; /* the renderer has nothing more */
+};
+
+static void frozen_extra(struct strbuf *b, enum render_format f, const void *userdata)
+{
+	const struct exposition *e = userdata;
+
+	strbuf_append(b, e->extra[f].buf, e->extra[f].len);
+}
 
 int exposition_new(struct snapshot *snap, const struct render_options *o, struct exposition **ret)
 {
@@ -32,10 +49,20 @@ int exposition_new(struct snapshot *snap, const struct render_options *o, struct
 	if (!e)
 		return -ENOMEM;
 	atomic_init(&e->refs, 1);
+	e->options = *o;
+	if (o->extra) {
+		for (size_t f = 0; f < _RENDER_FORMAT_MAX; f++) {
+			o->extra(&e->extra[f], (enum render_format)f, o->extra_userdata);
+			if (strbuf_status(&e->extra[f]) < 0) {
+				exposition_unref(e);
+				return -ENOMEM;
+			}
+		}
+		e->options.extra = frozen_extra;
+		e->options.extra_userdata = e;
+	}
 	e->snap = *snap;
 	*snap = (struct snapshot){0};
-	e->options = *o;
-	pthread_mutex_init(&e->lock, NULL);
 	*ret = e;
 	return 0;
 }
@@ -51,9 +78,7 @@ void exposition_unref(struct exposition *e)
 	if (!e || atomic_fetch_sub(&e->refs, 1) != 1)
 		return;
 	for (size_t f = 0; f < _RENDER_FORMAT_MAX; f++)
-		for (size_t z = 0; z < 2; z++)
-			free(e->bodies[f][z].data);
-	pthread_mutex_destroy(&e->lock);
+		strbuf_done(&e->extra[f]);
 	snapshot_free(&e->snap);
 	free(e);
 }
@@ -63,54 +88,85 @@ const struct snapshot *exposition_snapshot(const struct exposition *e)
 	return &e->snap;
 }
 
-static int render_body(struct exposition *e, enum render_format f, struct body *ret)
+int exposition_stream(struct exposition *e, enum render_format f, bool gzip,
+		      struct body_stream **ret)
 {
 	struct render_options o = e->options;
-	struct strbuf b = {0};
+	struct body_stream *b = calloc(1, sizeof(*b));
 	int r;
 
+	if (!b)
+		return -ENOMEM;
 	o.format = f;
-	r = render_exposition(&e->snap, &o, &b);
+	r = render_stream_new(&e->snap, &o, &b->render);
+	if (r >= 0 && gzip)
+		r = gzip_new(&b->gzip);
 	if (r < 0) {
-		strbuf_done(&b);
+		render_stream_free(b->render);
+		free(b);
 		return r;
 	}
-	*ret = (struct body){.data = b.buf, .len = b.len, .done = true};
+	b->e = exposition_ref(e);
+	*ret = b;
 	return 0;
 }
 
-/* Called with e->lock held. */
-static int make_body(struct exposition *e, enum render_format f, bool gzip)
+/* Renders more once everything rendered was handed out; 0 when there is no more. */
+static int refill(struct body_stream *b)
 {
-	struct body *plain = &e->bodies[f][0], *z = &e->bodies[f][1];
-	int r;
+	while (b->pos == b->text.len && !b->rendered) {
+		int r;
 
-	if (!plain->done) {
-		r = render_body(e, f, plain);
+		strbuf_truncate(&b->text, 0);
+		b->pos = 0;
+		r = render_stream_next(b->render, &b->text);
 		if (r < 0)
 			return r;
+		b->rendered = r == 0;
 	}
-	if (gzip && !z->done) {
-		r = gzip_compress(plain->data, plain->len, &z->data, &z->len);
-		if (r < 0)
-			return r;
-		z->done = true;
-	}
-	return 0;
+	return b->pos < b->text.len;
 }
 
-int exposition_body(struct exposition *e, enum render_format f, bool gzip, const char **ret,
-		    size_t *ret_len)
+ssize_t body_stream_read(struct body_stream *b, char *buf, size_t max)
 {
-	int r;
+	size_t n = 0;
 
-	pthread_mutex_lock(&e->lock);
-	r = make_body(e, f, gzip);
-	pthread_mutex_unlock(&e->lock);
-	if (r < 0)
-		return r;
-	/* Once done, a body never changes, so it may be read without the lock. */
-	*ret = e->bodies[f][gzip].data;
-	*ret_len = e->bodies[f][gzip].len;
-	return 0;
+	while (n < max) {
+		const char *in;
+		size_t in_len;
+		ssize_t got;
+		int r = refill(b);
+
+		if (r < 0)
+			return r;
+		in = b->text.buf + b->pos;
+		in_len = b->text.len - b->pos;
+		if (!b->gzip) {
+			if (r == 0)
+				break;
+			got = (ssize_t)(in_len < max - n ? in_len : max - n);
+			memcpy(buf + n, in, (size_t)got);
+			b->pos += (size_t)got;
+		} else {
+			if (gzip_done(b->gzip))
+				break;
+			got = gzip_deflate(b->gzip, &in, &in_len, b->rendered, buf + n, max - n);
+			if (got < 0)
+				return got;
+			b->pos = b->text.len - in_len;
+		}
+		n += (size_t)got;
+	}
+	return (ssize_t)n;
+}
+
+void body_stream_free(struct body_stream *b)
+{
+	if (!b)
+		return;
+	render_stream_free(b->render);
+	gzip_free(b->gzip);
+	strbuf_done(&b->text);
+	exposition_unref(b->e);
+	free(b);
 }

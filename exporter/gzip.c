@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* One-shot gzip compression of a rendered exposition. */
+/*
+ * Streaming gzip of an exposition: the body is compressed piece by piece as
+ * it is rendered and sent, so neither the text nor the compressed body of a
+ * 10,000-cgroup scrape (tens of MiB) is ever held whole.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -7,42 +11,63 @@
 #include <zlib.h>
 
 #include "gzip.h"
-#include "util.h"
 
 /* windowBits 15 plus 16: zlib writes a gzip header and trailer instead of its own. */
 #define GZIP_WINDOW_BITS (15 + 16)
-/* Level 6 is zlib's default trade-off; expositions shrink about 7 times. */
+/* Level 6 is zlib's default trade-off; expositions shrink about 15 times. */
 #define GZIP_LEVEL 6
 
-int gzip_compress(const char *buf, size_t len, char **ret, size_t *ret_len)
-{
-	z_stream z = {0};
-	_cleanup_free_ char *out = NULL;
-	uLong bound;
-	int r;
+struct gzip {
+	z_stream z;
+	bool done;
+};
 
-	/* zlib counts in uInt; an exposition is far smaller, so refuse rather than loop. */
-	if (len > UINT_MAX / 2)
-		return -EFBIG;
-	if (deflateInit2(&z, GZIP_LEVEL, Z_DEFLATED, GZIP_WINDOW_BITS, 8, Z_DEFAULT_STRATEGY) !=
-	    Z_OK)
+int gzip_new(struct gzip **ret)
+{
+	struct gzip *g = calloc(1, sizeof(*g));
+
+	if (!g)
 		return -ENOMEM;
-	/* deflateBound() does not count the gzip wrapper: 18 bytes of header and trailer. */
-	bound = deflateBound(&z, (uLong)len) + 18;
-	out = malloc(bound);
-	if (!out) {
-		deflateEnd(&z);
+	if (deflateInit2(&g->z, GZIP_LEVEL, Z_DEFLATED, GZIP_WINDOW_BITS, 8, Z_DEFAULT_STRATEGY) !=
+	    Z_OK) {
+		free(g);
 		return -ENOMEM;
 	}
-	z.next_in = (Bytef *)(uintptr_t)buf;
-	z.avail_in = (uInt)len;
-	z.next_out = (Bytef *)out;
-	z.avail_out = (uInt)bound;
-	r = deflate(&z, Z_FINISH);
-	deflateEnd(&z);
-	if (r != Z_STREAM_END)
-		return -ENOBUFS;
-	*ret_len = z.total_out;
-	*ret = TAKE_PTR(out);
+	*ret = g;
 	return 0;
+}
+
+ssize_t gzip_deflate(struct gzip *g, const char **in, size_t *in_len, bool last, char *out,
+		     size_t cap)
+{
+	uInt given = *in_len > UINT_MAX ? UINT_MAX : (uInt)*in_len;
+	int r;
+
+	if (g->done)
+		return 0;
+	g->z.next_in = (Bytef *)(uintptr_t)*in;
+	g->z.avail_in = given;
+	g->z.next_out = (Bytef *)out;
+	g->z.avail_out = cap > UINT_MAX ? UINT_MAX : (uInt)cap;
+	r = deflate(&g->z, last && given == *in_len ? Z_FINISH : Z_NO_FLUSH);
+	if (r == Z_STREAM_END)
+		g->done = true;
+	else if (r != Z_OK && r != Z_BUF_ERROR)
+		return -ENOBUFS;
+	*in += given - g->z.avail_in;
+	*in_len -= given - g->z.avail_in;
+	return (ssize_t)((Bytef *)g->z.next_out - (Bytef *)out);
+}
+
+bool gzip_done(const struct gzip *g)
+{
+	return g->done;
+}
+
+void gzip_free(struct gzip *g)
+{
+	if (!g)
+		return;
+	deflateEnd(&g->z);
+	free(g);
 }

@@ -6,7 +6,20 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
-/* Compresses len bytes of buf into a malloc'd *ret of *ret_len bytes. */
-int gzip_compress(const char *buf, size_t len, char **ret, size_t *ret_len);
+struct gzip;
+
+int gzip_new(struct gzip **ret);
+/*
+ * Compresses from *in (advanced past what was taken) into out, up to cap
+ * bytes; returns the bytes written or -errno. With last, *in is the end of
+ * the data, and once all of it is taken the gzip trailer follows (over as
+ * many calls as out needs) until gzip_done().
+ */
+ssize_t gzip_deflate(struct gzip *g, const char **in, size_t *in_len, bool last, char *out,
+		     size_t cap);
+bool gzip_done(const struct gzip *g);
+void gzip_free(struct gzip *g);

@@ -85,10 +85,23 @@ static enum MHD_Result respond_error(struct http_server *h, struct MHD_Connectio
 	return respond_text(h, c, MHD_HTTP_INTERNAL_SERVER_ERROR, text);
 }
 
-static void exposition_release(void *e)
+/* The reader of a streamed body; MHD calls it whenever the socket takes more. */
+static ssize_t read_body(void *stream, uint64_t pos, char *buf, size_t max)
 {
-	exposition_unref(e);
+	ssize_t n = body_stream_read(stream, buf, max);
+
+	if (n < 0)
+		return MHD_CONTENT_READER_END_WITH_ERROR;
+	return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : n;
 }
+
+static void free_body(void *stream)
+{
+	body_stream_free(stream);
+}
+
+/* Bytes MHD asks for per read_body() call: one rendered piece is about this big. */
+#define BODY_BLOCK_SIZE (64 * 1024)
 
 static enum MHD_Result serve_metrics(struct http_server *h, struct MHD_Connection *c)
 {
@@ -97,24 +110,22 @@ static enum MHD_Result serve_metrics(struct http_server *h, struct MHD_Connectio
 	bool gzip = negotiate_gzip(
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
 	struct MHD_Response *resp;
+	struct body_stream *body;
 	struct exposition *e;
-	const char *body;
-	size_t len;
 	int r;
 
 	r = scrape_get(h->scrape, &e);
 	if (r < 0)
 		return respond_error(h, c, "collection failed", r);
-	r = exposition_body(e, f, gzip, &body, &len);
-	if (r < 0) {
-		exposition_unref(e);
+	r = exposition_stream(e, f, gzip, &body);
+	exposition_unref(e);
+	if (r < 0)
 		return respond_error(h, c, "rendering failed", r);
-	}
-	/* The body stays in the exposition; the response holds a reference until sent. */
-	resp = MHD_create_response_from_buffer_with_free_callback_cls(len, (void *)(uintptr_t)body,
-								      exposition_release, e);
+	/* Rendered while sent, so the length is unknown: HTTP/1.1 gets it chunked. */
+	resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, BODY_BLOCK_SIZE, read_body, body,
+						 free_body);
 	if (!resp) {
-		exposition_unref(e);
+		body_stream_free(body);
 		return MHD_NO;
 	}
 	if (MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, render_content_type(f)) !=

@@ -52,7 +52,7 @@ static int tree_cmp(const void *a, const void *b)
 static bool value_of(const struct cgroup_record *r, enum metric m, uint64_t *ret)
 {
 	for (size_t i = 0; i < r->n_samples; i++)
-		if (r->samples[i].metric == m && r->samples[i].label[0] == '\0') {
+		if (r->samples[i].metric == m && r->samples[i].label == SAMPLE_NO_LABEL) {
 			*ret = r->samples[i].value;
 			return true;
 		}

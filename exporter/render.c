@@ -28,18 +28,23 @@ const char *render_content_type(enum render_format f)
 	return f == RENDER_OPENMETRICS ? OPENMETRICS_CONTENT_TYPE : PROMETHEUS_CONTENT_TYPE;
 }
 
-/* Text 0.0.4 HELP escapes backslash and newline; label values and OpenMetrics also '"'. */
+/*
+ * Text 0.0.4 HELP escapes backslash and newline; label values and OpenMetrics
+ * also '"'. Runs without those characters (nearly every path) are copied whole.
+ */
 static void render_escaped(struct strbuf *b, const char *value, bool quote)
 {
-	for (const char *p = value; *p; p++) {
-		if (*p == '\\')
-			strbuf_puts(b, "\\\\");
-		else if (*p == '\n')
-			strbuf_puts(b, "\\n");
-		else if (*p == '"' && quote)
-			strbuf_puts(b, "\\\"");
-		else
-			strbuf_putc(b, *p);
+	const char *special = quote ? "\\\n\"" : "\\\n";
+
+	for (const char *p = value;;) {
+		size_t run = strcspn(p, special);
+
+		strbuf_append(b, p, run);
+		p += run;
+		if (!*p)
+			return;
+		strbuf_puts(b, *p == '\\' ? "\\\\" : *p == '\n' ? "\\n" : "\\\"");
+		p++;
 	}
 }
 
@@ -55,22 +60,25 @@ void render_label_value(struct strbuf *b, const char *value)
  */
 void render_scaled(struct strbuf *b, uint64_t value, uint64_t divisor)
 {
+	char fraction[1 + FRACTION_DIGITS_MAX];
+	size_t n = 0;
 	uint64_t rem;
 
 	if (divisor <= 1) {
-		strbuf_printf(b, "%" PRIu64, value);
+		strbuf_put_u64(b, value);
 		return;
 	}
-	strbuf_printf(b, "%" PRIu64, value / divisor);
+	strbuf_put_u64(b, value / divisor);
 	rem = value % divisor;
 	if (rem == 0)
 		return;
-	strbuf_putc(b, '.');
+	fraction[n++] = '.';
 	for (int i = 0; i < FRACTION_DIGITS_MAX && rem; i++) {
 		rem *= 10;
-		strbuf_putc(b, (char)('0' + rem / divisor));
+		fraction[n++] = (char)('0' + rem / divisor);
 		rem %= divisor;
 	}
+	strbuf_append(b, fraction, n);
 }
 
 void render_header(struct strbuf *b, enum render_format f, const char *name, const char *help,
@@ -92,20 +100,26 @@ void render_header(struct strbuf *b, enum render_format f, const char *name, con
 	strbuf_printf(b, "\n# TYPE %.*s %s\n", (int)len, name, keywords[type][f]);
 }
 
-static void render_sample(struct strbuf *b, const struct family *f, const char *path,
+static void render_sample(struct strbuf *b, const struct family *f, const struct cgroup_record *r,
 			  const struct sample *s)
 {
 	strbuf_puts(b, f->name);
 	strbuf_puts(b, "{cgroup=\"");
-	render_label_value(b, path);
+	render_label_value(b, r->path);
 	strbuf_putc(b, '"');
 	if (f->label) {
-		strbuf_printf(b, ",%s=\"", f->label);
-		render_label_value(b, s->label);
+		strbuf_putc(b, ',');
+		strbuf_puts(b, f->label);
+		strbuf_puts(b, "=\"");
+		render_label_value(b, sample_label(r, s));
 		strbuf_putc(b, '"');
 	}
 	if (f->info_label) {
-		strbuf_printf(b, ",%s=\"%" PRIu64 "\"} 1\n", f->info_label, s->value);
+		strbuf_putc(b, ',');
+		strbuf_puts(b, f->info_label);
+		strbuf_puts(b, "=\"");
+		strbuf_put_u64(b, s->value);
+		strbuf_puts(b, "\"} 1\n");
 		return;
 	}
 	strbuf_puts(b, "} ");
@@ -113,18 +127,27 @@ static void render_sample(struct strbuf *b, const struct family *f, const char *
 	strbuf_putc(b, '\n');
 }
 
+/* Metrics [first, end) share a name: one family. */
+static size_t family_end(size_t first)
+{
+	size_t end = first + 1;
+
+	while (end < _METRIC_MAX && strcmp(families[end].name, families[first].name) == 0)
+		end++;
+	return end;
+}
+
 /*
- * Metrics [first, end) form one family, over the first n_records records.
- * Records' samples are sorted by metric, so each record's cursor only moves
- * forward across families.
+ * Family [first, end) over records [from, to). Records' samples are sorted
+ * by metric, so each record's cursor only moves forward across families.
  */
 static void render_family(struct strbuf *b, enum render_format f, const struct snapshot *s,
-			  size_t n_records, size_t *cursor, unsigned first, unsigned end)
+			  size_t from, size_t to, size_t *cursor, size_t first, size_t end,
+			  bool *header)
 {
 	const struct family *fam = &families[first];
-	bool header = false;
 
-	for (size_t i = 0; i < n_records; i++) {
+	for (size_t i = from; i < to; i++) {
 		const struct cgroup_record *r = &s->records[i];
 
 		for (; cursor[i] < r->n_samples && r->samples[cursor[i]].metric < end;
@@ -133,11 +156,11 @@ static void render_family(struct strbuf *b, enum render_format f, const struct s
 
 			if (sm->metric < first)
 				continue;
-			if (!header) {
+			if (!*header) {
 				render_header(b, f, fam->name, fam->help, fam->type);
-				header = true;
+				*header = true;
 			}
-			render_sample(b, &families[sm->metric], r->path, sm);
+			render_sample(b, &families[sm->metric], r, sm);
 		}
 	}
 }
@@ -219,46 +242,108 @@ static void render_self(struct strbuf *b, enum render_format f, const struct sna
 	strbuf_printf(b, "cgacct_series_dropped %" PRIu64 "\n", dropped);
 }
 
-/* The native families, each over the first n_records records. */
-static int render_native(struct strbuf *out, enum render_format f, const struct snapshot *s,
-			 size_t n_records)
+/*
+ * Records one step renders of a family: a few KiB to some tens of KiB of
+ * text, so that a stream holds only that much, whatever the tree's size.
+ */
+#define RECORDS_PER_STEP 64
+
+struct render_stream {
+	const struct snapshot *s;
+	struct render_options o;
+	bool cadvisor;
+	size_t kept;	   /* records within max_series */
+	uint64_t dropped;  /* series left out by max_series */
+	size_t first, end; /* the current family: metrics (native) or rows (cAdvisor) */
+	size_t record;	   /* its next record */
+	bool header;	   /* its header is out */
+	bool done;
+	size_t *cursor; /* native: per record, its next sample */
+};
+
+int render_stream_new(const struct snapshot *s, const struct render_options *o,
+		      struct render_stream **ret)
 {
-	size_t *cursor = calloc(s->n_records ? s->n_records : 1, sizeof(*cursor));
+	struct render_stream *rs = calloc(1, sizeof(*rs));
 
-	if (!cursor)
+	if (!rs)
 		return -ENOMEM;
-	for (unsigned m = 0; m < _METRIC_MAX;) {
-		unsigned end = m + 1;
-
-		while (end < _METRIC_MAX && strcmp(families[end].name, families[m].name) == 0)
-			end++;
-		render_family(out, f, s, n_records, cursor, m, end);
-		m = end;
+	rs->s = s;
+	rs->o = *o;
+	rs->cadvisor = o->naming == RENDER_NAMING_CADVISOR;
+	rs->kept = records_within_cap(s, o->max_series,
+				      rs->cadvisor ? cadvisor_record_series : record_series_native,
+				      &rs->dropped);
+	rs->end = rs->cadvisor ? cadvisor_family_end(0) : family_end(0);
+	rs->cursor = calloc(s->n_records ? s->n_records : 1, sizeof(*rs->cursor));
+	if (!rs->cursor) {
+		free(rs);
+		return -ENOMEM;
 	}
-	free(cursor);
+	*ret = rs;
 	return 0;
 }
 
-int render_exposition(const struct snapshot *s, const struct render_options *o, struct strbuf *out)
+void render_stream_free(struct render_stream *rs)
 {
-	bool cadvisor = o->naming == RENDER_NAMING_CADVISOR;
-	uint64_t dropped;
-	size_t kept = records_within_cap(
-	    s, o->max_series, cadvisor ? cadvisor_record_series : record_series_native, &dropped);
-	int r = 0;
+	if (!rs)
+		return;
+	free(rs->cursor);
+	free(rs);
+}
 
-	if (cadvisor)
-		cadvisor_render(out, o->format, s, kept);
+/* One step of the per-cgroup families; moves on to the next family at its end. */
+static void render_step(struct render_stream *rs, struct strbuf *out)
+{
+	size_t to =
+	    rs->record + RECORDS_PER_STEP < rs->kept ? rs->record + RECORDS_PER_STEP : rs->kept;
+
+	if (rs->cadvisor)
+		cadvisor_render_family(out, rs->o.format, rs->s, rs->record, to, rs->first, rs->end,
+				       &rs->header);
 	else
-		r = render_native(out, o->format, s, kept);
-	if (r < 0)
-		return r;
-	render_self(out, o->format, s, o->version, kept, dropped);
+		render_family(out, rs->o.format, rs->s, rs->record, to, rs->cursor, rs->first,
+			      rs->end, &rs->header);
+	rs->record = to;
+	if (rs->record < rs->kept)
+		return;
+	rs->first = rs->end;
+	rs->record = 0;
+	rs->header = false;
+	if (rs->first < (rs->cadvisor ? n_cadvisor_families : _METRIC_MAX))
+		rs->end = rs->cadvisor ? cadvisor_family_end(rs->first) : family_end(rs->first);
+}
+
+int render_stream_next(struct render_stream *rs, struct strbuf *out)
+{
+	const struct render_options *o = &rs->o;
+
+	if (rs->done)
+		return 0;
+	if (rs->first < (rs->cadvisor ? n_cadvisor_families : _METRIC_MAX)) {
+		render_step(rs, out);
+		return strbuf_status(out) < 0 ? -ENOMEM : 1;
+	}
+	render_self(out, o->format, rs->s, o->version, rs->kept, rs->dropped);
 	if (o->extra)
 		o->extra(out, o->format, o->extra_userdata);
 	if (o->format == RENDER_OPENMETRICS)
 		strbuf_puts(out, "# EOF\n");
-	return strbuf_status(out);
+	rs->done = true;
+	return strbuf_status(out) < 0 ? -ENOMEM : 1;
+}
+
+int render_exposition(const struct snapshot *s, const struct render_options *o, struct strbuf *out)
+{
+	struct render_stream *rs;
+	int r = render_stream_new(s, o, &rs);
+
+	if (r < 0)
+		return r;
+	while ((r = render_stream_next(rs, out)) > 0)
+		;
+	render_stream_free(rs);
+	return r;
 }
 
 int render_prometheus(const struct snapshot *s, const char *version, struct strbuf *out)

@@ -36,7 +36,19 @@ struct render_options {
 	const void *extra_userdata;
 };
 
+/* The whole exposition, appended to out. */
 int render_exposition(const struct snapshot *s, const struct render_options *o, struct strbuf *out);
+
+/*
+ * The same piece by piece, for bodies too large to hold whole: each
+ * render_stream_next() appends the next part to out and returns 1, then 0
+ * at the end. s must outlive the stream.
+ */
+struct render_stream;
+int render_stream_new(const struct snapshot *s, const struct render_options *o,
+		      struct render_stream **ret);
+int render_stream_next(struct render_stream *rs, struct strbuf *out);
+void render_stream_free(struct render_stream *rs);
 /* The text format without a cap or extra families, as cgacctd --once prints it. */
 int render_prometheus(const struct snapshot *s, const char *version, struct strbuf *out);
 

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "scrape.h"
+#include "util.h"
 
 struct scrape {
 	scrape_collect_fn collect;
@@ -110,7 +111,7 @@ static struct exposition *cached(struct scrape *s)
 
 int scrape_get(struct scrape *s, struct exposition **ret)
 {
-	struct exposition *e = NULL;
+	struct exposition *e = NULL, *old;
 	struct scrape_settings settings;
 	uint64_t start;
 	int r;
@@ -135,7 +136,14 @@ int scrape_get(struct scrape *s, struct exposition **ret)
 	}
 	s->collecting = true;
 	settings = s->settings;
+	/*
+	 * The last exposition is stale now and no scrape will be served from
+	 * it again: let it go before collecting, so that two snapshots of a
+	 * large tree are not held at once (bodies still being sent keep theirs).
+	 */
+	old = TAKE_PTR(s->current);
 	pthread_mutex_unlock(&s->lock);
+	exposition_unref(old);
 
 	start = now_usec();
 	r = collect_exposition(s, &settings, &e);

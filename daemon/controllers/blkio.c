@@ -57,7 +57,7 @@ static int read_first(const struct reader_ctx *c, const char *const *files, dev_
 		      struct dev_table *t)
 {
 	for (; *files; files++) {
-		_cleanup_free_ char *buf = NULL;
+		const char *buf;
 		size_t len;
 		int r = reader_read(c, *files, &buf, &len);
 
@@ -90,7 +90,7 @@ static int read_v1_limits(const struct reader_ctx *c, struct dev_table *t)
 	};
 
 	for (size_t i = 0; i < ELEMENTSOF(limits); i++) {
-		_cleanup_free_ char *buf = NULL;
+		const char *buf;
 		size_t len;
 		int r = reader_read(c, limits[i].file, &buf, &len);
 

@@ -21,14 +21,20 @@
  */
 #define V1_UNLIMITED_MIN (UINT64_C(1) << 62)
 
-/* 1 with the content, 0 if the file does not exist, -errno otherwise. */
-int reader_read(const struct reader_ctx *c, const char *file, char **ret, size_t *ret_len)
+/*
+ * 1 with the content, 0 if the file does not exist, -errno otherwise. The
+ * content is valid until the next read through the same context.
+ */
+int reader_read(const struct reader_ctx *c, const char *file, const char **ret, size_t *ret_len)
 {
-	int r = read_file_at(c->dirfd, file, ret, ret_len);
+	int r = read_file_into(c->dirfd, file, c->buf, ret_len);
 
 	if (r == -ENOENT)
 		return 0;
-	return r < 0 ? r : 1;
+	if (r < 0)
+		return r;
+	*ret = c->buf->data;
+	return 1;
 }
 
 int reader_emit(const struct reader_ctx *c, enum metric m, const char *label, uint64_t value,
@@ -67,7 +73,7 @@ static int parse_value(const char *buf, size_t len, enum value_kind kind, uint64
 int read_value_file(const struct reader_ctx *c, const char *file, const struct file_metric *fm,
 		    const char *label)
 {
-	_cleanup_free_ char *buf = NULL;
+	const char *buf;
 	uint64_t v;
 	size_t len;
 	int r;
@@ -101,7 +107,7 @@ int read_file_metrics(const struct reader_ctx *c, const struct file_metric *t, s
 int read_keyed_file(const struct reader_ctx *c, const char *file, const struct key_metric *t,
 		    size_t n, uint64_t *ret_values, uint64_t *ret_found)
 {
-	_cleanup_free_ char *buf = NULL;
+	const char *buf;
 	const char *keys[KEYS_MAX];
 	uint64_t values[KEYS_MAX] = {0}, found = 0;
 	size_t len;

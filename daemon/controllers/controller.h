@@ -16,13 +16,26 @@
 #include "snapshot.h"
 
 struct devnames;
+struct readbuf;
+
+/* Huge page sizes as cgroup files spell them ("2MB"), learnt once per collection. */
+#define HUGETLB_SIZES_MAX 8
+#define PAGESIZE_MAX	  16
+
+struct hugetlb_sizes {
+	char size[HUGETLB_SIZES_MAX][PAGESIZE_MAX];
+	size_t n;
+	bool known;
+};
 
 struct reader_ctx {
-	int dirfd; /* the cgroup's directory */
+	int dirfd;	     /* the cgroup's directory */
+	struct readbuf *buf; /* what reader_read() returns lives here until the next read */
 	struct cgroup_record *rec;
 	struct devnames *devnames;
-	bool per_cpu;	  /* emit per-CPU series (cardinality: opt-in) */
-	long clock_ticks; /* USER_HZ, the unit of cpuacct.stat */
+	struct hugetlb_sizes *hugetlb; /* NULL: list the directory for every cgroup */
+	bool per_cpu;		       /* emit per-CPU series (cardinality: opt-in) */
+	long clock_ticks;	       /* USER_HZ, the unit of cpuacct.stat */
 };
 
 struct controller {
@@ -59,7 +72,7 @@ struct key_metric {
 	uint64_t scale;	   /* 0 means 1 */
 };
 
-int reader_read(const struct reader_ctx *c, const char *file, char **ret, size_t *ret_len);
+int reader_read(const struct reader_ctx *c, const char *file, const char **ret, size_t *ret_len);
 int reader_emit(const struct reader_ctx *c, enum metric m, const char *label, uint64_t value,
 		uint64_t scale);
 int read_value_file(const struct reader_ctx *c, const char *file, const struct file_metric *fm,

@@ -143,7 +143,7 @@ static const struct key_metric cpu_v2_stat[] = {
 
 static int read_cpu_max(const struct reader_ctx *c)
 {
-	_cleanup_free_ char *buf = NULL;
+	const char *buf;
 	uint64_t quota, period;
 	size_t len;
 	int r;

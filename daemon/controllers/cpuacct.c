@@ -62,7 +62,7 @@ int parse_usage_all(const char *buf, size_t len, struct cpu_split **ret, size_t 
 
 static int read_percpu_usage(const struct reader_ctx *c)
 {
-	_cleanup_free_ char *buf = NULL;
+	const char *buf;
 	_cleanup_free_ uint64_t *v = NULL;
 	size_t len, n;
 	int r;
@@ -82,7 +82,7 @@ static int read_percpu_usage(const struct reader_ctx *c)
 
 static int read_percpu_split(const struct reader_ctx *c)
 {
-	_cleanup_free_ char *buf = NULL;
+	const char *buf;
 	_cleanup_free_ struct cpu_split *v = NULL;
 	size_t len, n;
 	int r;

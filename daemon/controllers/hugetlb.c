@@ -3,8 +3,11 @@
  * hugetlb controller (mm/hugetlb_cgroup.c): one set of files per huge page
  * size, named "hugetlb.<size>.<file>" with the kernel's size spelling
  * ("2MB", "1GB"), which becomes the pagesize label. The sizes are taken
- * from the cgroup's own directory, so whatever the kernel offers is
- * collected without configuration. v2 has no max_usage (no peak).
+ * from the first cgroup directory that has hugetlb files, so whatever the
+ * kernel offers is collected without configuration; the kernel's set of
+ * sizes is fixed at boot, so one listing serves the whole collection
+ * (listing every cgroup's ~100 files cost more than reading its values).
+ * v2 has no max_usage (no peak).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,9 +18,6 @@
 #include "layout.h"
 #include "parse.h"
 #include "util.h"
-
-/* Room for the largest size names the kernel prints ("16GB", "512MB", "64KB"). */
-#define PAGESIZE_MAX 16
 
 static const struct file_metric hugetlb_v1_files[] = {
     {"usage_in_bytes", METRIC_HUGETLB_USAGE, VALUE_COUNT, 0},
@@ -73,24 +73,35 @@ static int read_pagesize(const struct reader_ctx *c, const char *size,
 	return r;
 }
 
-static int hugetlb_read(const struct reader_ctx *c, const struct file_metric *files, size_t n,
-			bool v2)
+/* The sizes named in the cgroup's directory; none where hugetlb is not enabled. */
+static int list_sizes(const struct reader_ctx *c, const char *probe, struct hugetlb_sizes *ret)
 {
 	_cleanup_closedir_ DIR *d = NULL;
 	int r = opendir_at(c->dirfd, &d);
 
 	if (r < 0)
 		return r;
-	for (struct dirent *de; (errno = 0, de = readdir(d));) {
-		char size[PAGESIZE_MAX];
+	ret->n = 0;
+	for (struct dirent *de; (errno = 0, de = readdir(d));)
+		if (ret->n < HUGETLB_SIZES_MAX && pagesize_of(de->d_name, probe, ret->size[ret->n]))
+			ret->n++;
+	if (errno)
+		return -errno;
+	ret->known = ret->n > 0;
+	return 0;
+}
 
-		if (!pagesize_of(de->d_name, files[0].file, size))
-			continue;
-		r = read_pagesize(c, size, files, n, v2);
-		if (r < 0)
-			return r;
-	}
-	return -errno;
+static int hugetlb_read(const struct reader_ctx *c, const struct file_metric *files, size_t n,
+			bool v2)
+{
+	struct hugetlb_sizes listed = {0}, *sizes = c->hugetlb ? c->hugetlb : &listed;
+	int r = 0;
+
+	if (!sizes->known)
+		r = list_sizes(c, files[0].file, sizes);
+	for (size_t i = 0; r >= 0 && i < sizes->n; i++)
+		r = read_pagesize(c, sizes->size[i], files, n, v2);
+	return r;
 }
 
 static int hugetlb_read_v1(const struct reader_ctx *c)

@@ -56,7 +56,7 @@ static const struct {
 static int pressure_read_v2(const struct reader_ctx *c)
 {
 	for (size_t i = 0; i < ELEMENTSOF(pressure_files); i++) {
-		_cleanup_free_ char *buf = NULL;
+		const char *buf;
 		uint64_t totals[2], found;
 		size_t len;
 		int r;

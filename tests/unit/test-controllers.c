@@ -17,6 +17,7 @@
 #include "cpuacct.h"
 #include "devname.h"
 #include "devstat.h"
+#include "fileio.h"
 #include "parse.h"
 #include "pressure.h"
 #include "test.h"
@@ -33,12 +34,13 @@ static void check_samples(const struct cgroup_record *r, const struct expect *e,
 	for (size_t i = 0; i < n && i < r->n_samples; i++) {
 		const struct sample *s = &r->samples[i];
 
-		if (s->metric != e[i].metric || strcmp(s->label, e[i].label ? e[i].label : "") ||
+		if (s->metric != e[i].metric ||
+		    strcmp(sample_label(r, s), e[i].label ? e[i].label : "") ||
 		    s->value != e[i].value) {
 			fprintf(stderr,
 				"sample %zu: got metric %u label '%s' value %" PRIu64
 				", expected metric %u label '%s' value %" PRIu64 "\n",
-				i, s->metric, s->label, s->value, e[i].metric,
+				i, s->metric, sample_label(r, s), s->value, e[i].metric,
 				e[i].label ? e[i].label : "", e[i].value);
 			abort();
 		}
@@ -84,14 +86,19 @@ static struct cgroup_record read_dir(const char *path, const struct controller *
 {
 	struct cgroup_record rec = {0};
 	struct fake_sysfs sys;
-	struct reader_ctx ctx = {
-	    .rec = &rec, .per_cpu = per_cpu, .clock_ticks = 100, .devnames = &sys.devnames};
+	struct readbuf buf = {0};
+	struct reader_ctx ctx = {.buf = &buf,
+				 .rec = &rec,
+				 .per_cpu = per_cpu,
+				 .clock_ticks = 100,
+				 .devnames = &sys.devnames};
 
 	fake_sysfs_init(&sys);
 	ctx.dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	ASSERT_TRUE(ctx.dirfd >= 0);
 	ASSERT_EQ(v2 ? c->read_v2(&ctx) : c->read_v1(&ctx), 0);
 	close(ctx.dirfd);
+	readbuf_done(&buf);
 	fake_sysfs_done(&sys);
 	return rec;
 }
@@ -433,7 +440,8 @@ static void test_blkio_names_by_symlink_or_number(void)
 	char *dir = tmpdir_make();
 	struct cgroup_record rec = {0};
 	struct fake_sysfs sys;
-	struct reader_ctx ctx = {.rec = &rec, .devnames = &sys.devnames};
+	struct readbuf buf = {0};
+	struct reader_ctx ctx = {.buf = &buf, .rec = &rec, .devnames = &sys.devnames};
 
 	fake_sysfs_init(&sys);
 	file_write(dir, "io.stat", "254:16 wbytes=4096\n254:32 wbytes=8192\n");
@@ -442,6 +450,7 @@ static void test_blkio_names_by_symlink_or_number(void)
 	check_samples(&rec, e, ELEMENTSOF(e));
 	record_done(&rec);
 	close(ctx.dirfd);
+	readbuf_done(&buf);
 	fake_sysfs_done(&sys);
 	tmpdir_remove(dir);
 	free(dir);
@@ -457,7 +466,8 @@ static void test_pids_limit_failures_from_events_and_max_is_absent(void)
 	struct cgroup_record r = read_fixture("v1", &controller_pids, false, false);
 	char *dir = tmpdir_make();
 	struct cgroup_record rec = {0};
-	struct reader_ctx ctx = {.rec = &rec};
+	struct readbuf buf = {0};
+	struct reader_ctx ctx = {.buf = &buf, .rec = &rec};
 
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
@@ -471,6 +481,7 @@ static void test_pids_limit_failures_from_events_and_max_is_absent(void)
 	ASSERT_EQ(controller_pids.read_v2(&ctx), 0);
 	ASSERT_EQ(rec.n_samples, 0);
 	close(ctx.dirfd);
+	readbuf_done(&buf);
 	tmpdir_remove(dir);
 	free(dir);
 }
@@ -497,7 +508,9 @@ static void test_every_reader_treats_missing_files_as_not_collected(void)
 	char *dir = tmpdir_make();
 	struct cgroup_record rec = {0};
 	struct devnames dn = {.dirfd = -1};
-	struct reader_ctx ctx = {.rec = &rec, .devnames = &dn, .per_cpu = true, .clock_ticks = 100};
+	struct readbuf buf = {0};
+	struct reader_ctx ctx = {
+	    .buf = &buf, .rec = &rec, .devnames = &dn, .per_cpu = true, .clock_ticks = 100};
 
 	ctx.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	for (size_t i = 0; i < n_controllers; i++) {
@@ -508,6 +521,7 @@ static void test_every_reader_treats_missing_files_as_not_collected(void)
 	}
 	ASSERT_EQ(rec.n_samples, 0);
 	close(ctx.dirfd);
+	readbuf_done(&buf);
 	tmpdir_remove(dir);
 	free(dir);
 }
@@ -516,13 +530,15 @@ static void test_malformed_file_is_an_error_not_a_value(void)
 {
 	char *dir = tmpdir_make();
 	struct cgroup_record rec = {0};
-	struct reader_ctx ctx = {.rec = &rec};
+	struct readbuf buf = {0};
+	struct reader_ctx ctx = {.buf = &buf, .rec = &rec};
 
 	file_write(dir, "pids.current", "3 4\n");
 	ctx.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	ASSERT_EQ(controller_pids.read_v2(&ctx), -EBADMSG);
 	ASSERT_EQ(rec.n_samples, 0);
 	close(ctx.dirfd);
+	readbuf_done(&buf);
 	tmpdir_remove(dir);
 	free(dir);
 }

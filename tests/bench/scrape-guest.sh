@@ -1,0 +1,144 @@
+#!/bin/sh
+# Runs inside the guest (tests/bench/scrape prepends the SCRAPE_* settings):
+# for each tree size, builds the tree (cgtree), logs which files cgacctd and
+# systemd-cgtop open (filespy), then times the floor, cgacctd's scrapes over
+# HTTP (cold and warm) and the peer, and checks that removing cgroups while
+# cgacctd runs leaves as many dying cgroups as without it.  Every figure is
+# one "R KEY VALUE..." line for tests/bench/scrape-table.py on the host.
+set -u
+port=19753
+rounds=${SCRAPE_ROUNDS:-5}
+sizes=${SCRAPE_SIZES:-100 1000 10000}
+spy=/usr/local/lib/filespy.so
+
+case "$CGACCT_LAYOUT" in
+v2) dirs=$CG_V2 ;;
+v1)
+	# systemd-cgtop finds the tree through systemd's named hierarchy, as
+	# on any v1 host that systemd runs; cgacctd skips it (no controller).
+	mkdir -p "$CG_V1/systemd"
+	mount -t cgroup -o none,name=systemd cgroup "$CG_V1/systemd"
+	dirs=
+	for d in "$CG_V1"/*; do
+		[ -L "$d" ] || dirs="$dirs $d"
+	done
+	;;
+*) echo "unsupported layout $CGACCT_LAYOUT"; exit 1 ;;
+esac
+
+step() { echo "step: $(cut -d" " -f1 /proc/uptime) s: $*"; }
+meminfo_kib() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+
+# Dying cgroups: v2 counts them in cgroup.stat; v1 has no such file, but
+# /proc/cgroups counts a cgroup until it is freed, so dying = counted - live.
+dying() {
+	if [ "$CGACCT_LAYOUT" = v2 ]; then
+		awk '$1 == "nr_dying_descendants" { print $2 }' "$CG_V2/cgroup.stat"
+		return
+	fi
+	awk -v live="$1" 'NR > 1 && $4 == 1 && !seen[$2]++ { d += $3 - live } END { print d }' /proc/cgroups
+}
+
+# The dying count once the kernel is done freeing (it does so in the
+# background, seconds later under TCG): unchanged over three polls a second
+# apart, or after a minute.
+settled_dying() {
+	last=$(dying "$1") same=0 tries=60
+	while [ $same -lt 3 ] && [ $tries -gt 0 ]; do
+		sleep 1
+		now=$(dying "$1")
+		if [ "$now" = "$last" ]; then same=$((same + 1)); else same=0; fi
+		last=$now tries=$((tries - 1))
+	done
+	echo "$last"
+}
+
+cgacctd_pid=
+start_cgacctd() {
+	cgacctd --listen "127.0.0.1:$port" 2>>/tmp/cgacctd.log &
+	cgacctd_pid=$!
+	tries=300
+	until httpget "$port" / 1 >/dev/null 2>&1; do
+		tries=$((tries - 1))
+		[ $tries -gt 0 ] || { echo "cgacctd did not come up"; cat /tmp/cgacctd.log; exit 1; }
+		sleep 0.1
+	done
+}
+stop_cgacctd() {
+	kill "$cgacctd_pid"
+	wait "$cgacctd_pid"
+}
+
+# Files opened per cgroup (the tree's N and its root), by kind, from a
+# filespy log of one collection.
+files_per_cgroup() {
+	awk -v n="$2" -v who="$3" '
+		$1 == "F" { f++ } $1 == "D" { d++ } $1 == "M" { m++ }
+		END { c = n + 1; printf "R files %s %d %.2f %.2f %.2f\n", who, n, f / c, d / c, m / c }' "$1"
+}
+
+for n in $sizes; do
+	step "tree of $n cgroups in:$dirs"
+	# shellcheck disable=SC2086 # one argument per hierarchy
+	cgtree make "$n" $dirs || exit 1
+	cgroups=$((n + 1))
+	echo "R tree $n $(grep -c . /proc/cgroups) $(cut -d" " -f1 /proc/loadavg)"
+
+	step "file lists"
+	rm -f /tmp/cgacctd.files /tmp/cgtop.files
+	FILESPY_LOG=/tmp/cgacctd.files LD_PRELOAD=$spy cgacctd --once >/tmp/once.prom
+	files_per_cgroup /tmp/cgacctd.files "$n" cgacctd
+	FILESPY_LOG=/tmp/cgtop.files LD_PRELOAD=$spy systemd-cgtop -b -n 1 --depth=64 >/tmp/cgtop.out 2>&1
+	peer_rc=$?
+	if [ $peer_rc -eq 0 ]; then
+		files_per_cgroup /tmp/cgtop.files "$n" cgtop
+		echo "R peer_rows $n $(grep -c '^/' /tmp/cgtop.out)"
+	else
+		echo "R peer_error $n $(head -n 1 /tmp/cgtop.out)"
+	fi
+
+	step "floor"
+	floor /tmp/cgacctd.files "$rounds" | sed -n "s/^ns /R floor $n /p"
+
+	step "cgacctd"
+	slab0=$(meminfo_kib Slab) avail0=$(meminfo_kib MemAvailable)
+	start_cgacctd
+	httpget "$port" /metrics 1 | sed "s/^/R cold $n /"
+	httpget "$port" /metrics "$rounds" | sed "s/^/R warm $n /"
+	httpget "$port" /metrics 1 gzip | sed "s/^/R gzip $n /"
+	# The collection alone (walk, read, parse), as cgacctd reports it.
+	echo "R collect $n $(wget -q -O - "http://127.0.0.1:$port/metrics" |
+		awk '$1 == "cgacct_collection_duration_seconds" { print $2 }')"
+	echo "R kernel_mem $n $(($(meminfo_kib Slab) - slab0)) $((avail0 - $(meminfo_kib MemAvailable)))"
+	echo "R rss $n $(awk '$1 == "VmHWM:" { print $2 }' "/proc/$cgacctd_pid/status")"
+	stop_cgacctd
+
+	if [ $peer_rc -eq 0 ]; then
+		step "systemd-cgtop"
+		timeit "$rounds" systemd-cgtop -b -n 1 --depth=64 | sed "s/^/R peer $n /"
+	fi
+
+	# Removing a tenth of the tree, once without and once with cgacctd
+	# scraping around the removal: the dying count must not differ.
+	prune=$((n / 10))
+	step "dying cgroups: prune $prune without cgacctd"
+	before=$(settled_dying "$cgroups")
+	# shellcheck disable=SC2086
+	cgtree prune "$n" "$prune" $dirs
+	without=$(($(settled_dying $((cgroups - prune))) - before))
+	start_cgacctd
+	httpget "$port" /metrics 2 >/dev/null
+	step "dying cgroups: prune $prune while cgacctd runs"
+	before=$(settled_dying $((cgroups - prune)))
+	# shellcheck disable=SC2086
+	cgtree prune "$n" "$prune" $dirs
+	httpget "$port" /metrics 1 >/dev/null
+	with=$(($(settled_dying $((cgroups - 2 * prune))) - before))
+	stop_cgacctd
+	echo "R dying $n $prune $without $with"
+
+	step "remove the tree"
+	# shellcheck disable=SC2086
+	cgtree rm "$n" $dirs || exit 1
+done
+step "done"

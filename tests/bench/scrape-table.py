@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Turns the scrape benchmark's figures into tables: one per layout from the
+guests' "R ..." lines (scrape-guest.sh), the callgrind line, a verdict per
+acceptance point (figures only: nothing here fails a run), and last the warm
+cgacctd/floor ratio at the largest tree.
+
+    scrape-table.py LAYOUT=GUEST_LOG... [callgrind=FILE]
+
+tests/bench/README.md explains every column.
+"""
+import collections
+import statistics
+import sys
+
+MIB = 1 << 20
+
+
+def parse(path):
+    """{kind: {n: [fields...]}} from the R lines; repeated lines append."""
+    figures = collections.defaultdict(lambda: collections.defaultdict(list))
+    for line in open(path, errors='replace'):
+        parts = line.split()
+        if len(parts) < 3 or parts[0] != 'R':
+            continue
+        kind = parts[1]
+        if kind == 'files':
+            figures['files_' + parts[2]][int(parts[3])].append(parts[4:])
+        else:
+            figures[kind][int(parts[2])].append(parts[3:])
+    return figures
+
+
+def field(rows, key):
+    """Values of "key VALUE" pairs across rows."""
+    out = []
+    for row in rows:
+        pairs = dict(zip(row[::2], row[1::2]))
+        if key in pairs:
+            out.append(float(pairs[key]))
+    return out
+
+
+def median_ms(rows, key='ns'):
+    values = field(rows, key)
+    return statistics.median(values) / 1e6 if values else None
+
+
+def fmt(v, spec='.1f'):
+    return '-' if v is None else format(v, spec)
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def layout_table(layout, f):
+    sizes = sorted(f['floor'])
+    rows, summary = [], {}
+    per_cg = {}
+    for n in sizes:
+        cgroups = n + 1
+        floor = statistics.median(float(r[0]) for r in f['floor'][n]) / 1e6
+        cold = median_ms(f['cold'][n])
+        warm = median_ms(f['warm'][n])
+        collect = float(f['collect'][n][0][0]) * 1e3 if f['collect'].get(n) else None
+        peer = median_ms(f['peer'][n]) if n in f['peer'] else None
+        body = field(f['warm'][n], 'body')
+        gz = field(f['gzip'][n], 'body')
+        rss = float(f['rss'][n][0][0]) / 1024 if n in f['rss'] else None
+        kmem = f['kernel_mem'][n][0] if n in f['kernel_mem'] else ['-', '-']
+        dying = f['dying'][n][0] if n in f['dying'] else ['-', '-', '-']
+        ours = f['files_cgacctd'][n][0] if n in f['files_cgacctd'] else None
+        theirs = f['files_cgtop'][n][0] if n in f['files_cgtop'] else None
+        per_cg[n] = warm * 1e3 / cgroups if warm else None
+        growth = None
+        smaller = [m for m in sizes if m < n]
+        if smaller and per_cg.get(smaller[-1]):
+            growth = per_cg[n] / per_cg[smaller[-1]]
+        rows.append([
+            str(n), fmt(floor), fmt(cold), fmt(warm), fmt(collect), fmt(peer),
+            fmt(ratio(cold, floor), '.2f'), fmt(ratio(warm, floor), '.2f'),
+            fmt(ratio(warm, peer), '.2f'), fmt(per_cg[n]), fmt(growth, '.2f'),
+            fmt(rss), fmt(body[0] / MIB if body else None, '.2f'),
+            fmt(gz[0] / MIB if gz else None, '.2f'),
+            ours[0] if ours else '-', theirs[0] if theirs else '-',
+            f'{kmem[0]}', f'{dying[1]}/{dying[2]}',
+        ])
+        fastest = lambda rows: min(field(rows, 'ns')) / 1e6 if field(rows, 'ns') else None
+        summary[n] = dict(floor=floor, cold=cold, warm=warm, peer=peer, rss=rss,
+                          floor_min=min(float(r[0]) for r in f['floor'][n]) / 1e6,
+                          warm_min=fastest(f['warm'][n]),
+                          peer_min=fastest(f['peer'][n]) if n in f['peer'] else None,
+                          growth=growth, per_cg=per_cg[n], kmem=kmem, dying=dying,
+                          ours=ours, theirs=theirs,
+                          peer_per_cg=peer * 1e3 / cgroups if peer else None)
+    head = ['cgroups', 'floor ms', 'cold ms', 'warm ms', 'collect ms', 'peer ms', 'cold/floor',
+            'warm/floor', 'warm/peer', 'us/cgroup', 'growth', 'RSS MiB', 'body MiB',
+            'gzip MiB', 'files/cg', 'peer f/cg', 'slab KiB', 'dying w/o/with']
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
+    print(f'-- {layout} layout')
+    print('  '.join(h.rjust(w) for h, w in zip(head, widths)))
+    for r in rows:
+        print('  '.join(c.rjust(w) for c, w in zip(r, widths)))
+    for n in sizes:
+        if n in f['peer_error']:
+            print(f'peer at {n}: systemd-cgtop failed: {" ".join(f["peer_error"][n][0])}')
+    return summary
+
+
+def verdicts(layout, s):
+    n = max(s)
+    big = s[n]
+    mark = lambda ok: 'met' if ok else 'NOT met'
+    out = []
+    if big['warm'] and big['floor']:
+        r = big['warm'] / big['floor']
+        best = big['warm_min'] / big['floor_min']
+        out.append(f'warm cgacctd/floor at {n}: {r:.2f} (<= 1.1: {mark(r <= 1.1)}); '
+                   f'fastest round over fastest round: {best:.2f}')
+    if big['cold'] and big['floor']:
+        r = big['cold'] / big['floor']
+        out.append(f'cold cgacctd/floor at {n}: {r:.2f} (<= 1.5: {mark(r <= 1.5)})')
+    out.append(f'kernel memory (Slab) grown while cgacctd ran at {n}: {big["kmem"][0]} KiB '
+               f'(<= 64 MiB: {mark(big["kmem"][0] != "-" and int(big["kmem"][0]) <= 65536)})')
+    if big['growth']:
+        out.append(f'cost per cgroup at {n} vs the size before: {big["growth"]:.2f}x '
+                   f'(<= 1.3: {mark(big["growth"] <= 1.3)})')
+    if big['rss'] is not None:
+        out.append(f'peak RSS at {n}: {big["rss"]:.1f} MiB (<= 32: {mark(big["rss"] <= 32)})')
+    if big['peer_per_cg'] and big['ours'] and big['theirs']:
+        faster = big['per_cg'] < big['peer_per_cg']
+        more = float(big['ours'][0]) > float(big['theirs'][0])
+        if big['peer_min']:
+            out.append(f'fastest warm scrape over fastest systemd-cgtop run at {n}: '
+                       f'{big["warm_min"] / big["peer_min"]:.2f}')
+        out.append(f'vs systemd-cgtop at {n}: {big["per_cg"]:.1f} vs {big["peer_per_cg"]:.1f} '
+                   f'us/cgroup, reading {big["ours"][0]} vs {big["theirs"][0]} files/cgroup '
+                   f'(lower time while reading more: {mark(faster and more)})')
+    else:
+        out.append(f'vs peer at {n}: no peer figures')
+    d = big['dying']
+    if d[0] != '-':
+        out.append(f'dying cgroups after removing {d[0]}: {d[1]} without cgacctd, {d[2]} with '
+                   f'(no more with: {mark(int(d[2]) <= int(d[1]))})')
+    for line in out:
+        print(f'{layout}: {line}')
+
+
+def main():
+    summaries = {}
+    callgrind = None
+    for arg in sys.argv[1:]:
+        name, path = arg.split('=', 1)
+        if name == 'callgrind':
+            callgrind = open(path).read().split()
+            continue
+        summaries[name] = layout_table(name, parse(path))
+        print()
+    for layout, s in summaries.items():
+        if s:
+            verdicts(layout, s)
+    if callgrind:
+        n, collect, render = int(callgrind[1]), int(callgrind[2]), int(callgrind[3])
+        print(f'callgrind, synthetic {n}-cgroup v2 tree: collect {collect:,} + render '
+              f'{render:,} = {collect + render:,} instructions '
+              f'({(collect + render) / (n + 1):,.0f} per cgroup)')
+    last = []
+    for layout, s in summaries.items():
+        n = max(s) if s else None
+        if n and s[n]['warm'] and s[n]['floor']:
+            last.append((s[n]['warm'] / s[n]['floor'], layout, n))
+    if last:
+        worst = max(last)
+        each = ', '.join(f'{l} {r:.2f}' for r, l, _ in last)
+        print(f'warm cgacctd/floor at {worst[2]} cgroups: {worst[0]:.2f} ({each})')
+
+
+main()
