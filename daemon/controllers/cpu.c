@@ -79,7 +79,7 @@ int parse_cpu_loadavg(const char *buf, size_t len, uint64_t ret_avg[3], uint64_t
 static int read_cpu_loadavg(const struct reader_ctx *c)
 {
 	static const char *const windows[3] = {"1m", "5m", "15m"};
-	_cleanup_free_ char *buf = NULL;
+	const char *buf;
 	uint64_t avg[3], nr;
 	size_t len, i;
 	int r;
