@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Fixture access and fake-tree building for the unit tests. */
+/* Fixture access, fake-tree building and gzip decoding for the unit tests. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "fileio.h"
 #include "test.h"
@@ -121,4 +122,20 @@ void mkdir_p(const char *path)
 	}
 	ASSERT_TRUE(mkdir(p, 0755) == 0 || errno == EEXIST);
 	free(p);
+}
+
+size_t gunzip_whole(const char *in, size_t len, char *out, size_t cap)
+{
+	z_stream z = {0};
+	size_t n;
+
+	ASSERT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
+	z.next_in = (Bytef *)in;
+	z.avail_in = (uInt)len;
+	z.next_out = (Bytef *)out;
+	z.avail_out = (uInt)cap;
+	ASSERT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);
+	n = z.total_out;
+	inflateEnd(&z);
+	return n;
 }

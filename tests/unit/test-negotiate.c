@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Content negotiation from Accept and Accept-Encoding, and gzip framing. */
-#include <zlib.h>
 
 #include "gzip.h"
 #include "negotiate.h"
@@ -58,7 +57,6 @@ static void test_gzip_output_round_trips_through_zlib(void)
 	static const char text[] = "cgroup_cpu_usage_seconds_total{cgroup=\"/\"} 1\n";
 	char z[256], out[256];
 	size_t zlen = 0;
-	z_stream s = {0};
 	struct gzip *g;
 
 	ASSERT_EQ(gzip_new(&g), 0);
@@ -85,15 +83,8 @@ static void test_gzip_output_round_trips_through_zlib(void)
 	/* RFC 1952 magic and deflate method */
 	ASSERT_TRUE(zlen > 18 && (unsigned char)z[0] == 0x1f && (unsigned char)z[1] == 0x8b &&
 		    z[2] == 8);
-	ASSERT_EQ(inflateInit2(&s, 15 + 16), Z_OK);
-	s.next_in = (Bytef *)z;
-	s.avail_in = (uInt)zlen;
-	s.next_out = (Bytef *)out;
-	s.avail_out = sizeof(out);
-	ASSERT_EQ(inflate(&s, Z_FINISH), Z_STREAM_END);
-	ASSERT_EQ(s.total_out, sizeof(text) - 1);
+	ASSERT_EQ(gunzip_whole(z, zlen, out, sizeof(out)), sizeof(text) - 1);
 	ASSERT_TRUE(memcmp(out, text, sizeof(text) - 1) == 0);
-	inflateEnd(&s);
 }
 
 int main(void)

@@ -71,3 +71,5 @@ void dir_make(const char *dir, const char *name);
 void mkdir_p(const char *path);
 void dir_remove(const char *dir, const char *name);
 void tree_copy_files(const char *from, const char *to);
+/* Inflates one whole gzip member of in into out; its length. Fails the test otherwise. */
+size_t gunzip_whole(const char *in, size_t len, char *out, size_t cap);
