@@ -117,16 +117,23 @@ int scrape_get(struct scrape *s, struct exposition **ret)
 	int r;
 
 	pthread_mutex_lock(&s->lock);
-	if (s->collecting) {
+	while (s->collecting) {
 		uint64_t joined = s->generation;
 
 		while (s->generation == joined)
 			pthread_cond_wait(&s->done, &s->lock);
+		/*
+		 * Between the broadcast and this wake-up a new scrape may have
+		 * let the flight's exposition go to lead the next flight: then
+		 * there is no current one, and this scrape joins that flight.
+		 */
 		r = s->last_error;
-		if (r >= 0)
-			*ret = exposition_ref(s->current);
-		pthread_mutex_unlock(&s->lock);
-		return r;
+		if (r < 0 || s->current) {
+			if (r >= 0)
+				*ret = exposition_ref(s->current);
+			pthread_mutex_unlock(&s->lock);
+			return r;
+		}
 	}
 	e = cached(s);
 	if (e) {
