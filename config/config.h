@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,7 +67,8 @@ struct config {
  */
 struct config_error {
 	unsigned line, column; /* 0 when the error has no position */
-	char message[512];
+	/* Room for the config's path and a path it names, both whole. */
+	char message[2 * PATH_MAX + 512];
 };
 
 struct config *config_default(void);

@@ -74,7 +74,7 @@ static int parse_tls_file(struct yconf *y, const char *key, yaml_node_t *value, 
 {
 	struct web_tls_file *f = field;
 	struct config_error ignored;
-	char q[64];
+	char q[YCONF_QUOTE_PATH_MAX];
 	int r;
 
 	tls_file_done(f);
@@ -86,11 +86,11 @@ static int parse_tls_file(struct yconf *y, const char *key, yaml_node_t *value, 
 		return r;
 	r = yconf_read_file(f->path, &f->pem, &f->pem_len, &ignored);
 	if (r < 0)
-		return yconf_error(y, value, "%s: cannot read %s: %s", key, yconf_quote(f->path, q),
-				   strerror(-r));
+		return yconf_error(y, value, "%s: cannot read %s: %s", key,
+				   yconf_quote_path(f->path, q), strerror(-r));
 	if (!strstr(f->pem, "-----BEGIN "))
 		return yconf_error(y, value, "%s: %s holds no PEM data", key,
-				   yconf_quote(f->path, q));
+				   yconf_quote_path(f->path, q));
 	return 0;
 }
 

@@ -19,8 +19,6 @@
 #include "values.h"
 #include "yconf.h"
 
-#define QUOTE_MAX 64
-
 static int error_at(struct yconf *y, size_t line, size_t column, const char *fmt, va_list ap)
     __attribute__((format(printf, 4, 0)));
 
@@ -64,7 +62,7 @@ int yconf_error(struct yconf *y, const yaml_node_t *node, const char *fmt, ...)
 	return r;
 }
 
-const char *yconf_quote(const char *s, char buf[static QUOTE_MAX])
+static const char *quote(const char *s, char *buf, size_t size)
 {
 	size_t o = 0;
 
@@ -73,18 +71,28 @@ const char *yconf_quote(const char *s, char buf[static QUOTE_MAX])
 		unsigned char c = (unsigned char)*s;
 
 		/* Cut only before a UTF-8 lead byte, leaving room for its continuation. */
-		if (o > QUOTE_MAX - 16 && (c & 0xc0) != 0x80) {
+		if (o > size - 16 && (c & 0xc0) != 0x80) {
 			memcpy(buf + o, "\"...", 5);
 			return buf;
 		}
 		if (c < 0x20 || c == 0x7f || c == '"' || c == '\\')
-			o += (size_t)snprintf(buf + o, QUOTE_MAX - o, "\\x%02x", c);
+			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
 		else
 			buf[o++] = (char)c;
 	}
 	buf[o++] = '"';
 	buf[o] = '\0';
 	return buf;
+}
+
+const char *yconf_quote(const char *s, char buf[static YCONF_QUOTE_MAX])
+{
+	return quote(s, buf, YCONF_QUOTE_MAX);
+}
+
+const char *yconf_quote_path(const char *path, char buf[static YCONF_QUOTE_PATH_MAX])
+{
+	return quote(path, buf, YCONF_QUOTE_PATH_MAX);
 }
 
 static bool node_is_null(const yaml_node_t *node)
@@ -95,7 +103,7 @@ static bool node_is_null(const yaml_node_t *node)
 }
 
 /* What a node is, for "expected X, got Y". */
-static const char *describe(const yaml_node_t *node, char buf[static QUOTE_MAX])
+static const char *describe(const yaml_node_t *node, char buf[static YCONF_QUOTE_MAX])
 {
 	if (node->type == YAML_MAPPING_NODE)
 		return "a mapping";
@@ -159,7 +167,7 @@ int yconf_load(struct yconf *y, const char *name, const char *buf, size_t len, c
 {
 	yaml_parser_t parser;
 	yaml_node_t *root;
-	char q[QUOTE_MAX];
+	char q[YCONF_QUOTE_MAX];
 	int r;
 
 	y->name = name;
@@ -253,7 +261,7 @@ static int scalar_string(struct yconf *y, const char *key, const yaml_node_t *no
 int yconf_scalar(struct yconf *y, const char *key, yaml_node_t *node, const char *expected,
 		 bool plain_only, const char **ret)
 {
-	char q[QUOTE_MAX];
+	char q[YCONF_QUOTE_MAX];
 
 	if (node->type != YAML_SCALAR_NODE)
 		return yconf_error(y, node, "%s: expected %s, got %s", key, expected,
@@ -270,7 +278,7 @@ int yconf_pairs(struct yconf *y, const char *key, yaml_node_t *node,
 		void *userdata)
 {
 	yaml_node_pair_t *start, *top;
-	char q[QUOTE_MAX];
+	char q[YCONF_QUOTE_MAX];
 
 	if (node_is_null(node))
 		return 0;
@@ -316,7 +324,7 @@ static int mapping_item(struct yconf *y, const char *prefix, const char *name,
 			yaml_node_t *name_node, yaml_node_t *value, void *userdata)
 {
 	const struct mapping_walk *m = userdata;
-	char path[128], q[QUOTE_MAX];
+	char path[128], q[YCONF_QUOTE_MAX];
 
 	snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", name);
 	for (size_t i = 0; i < m->n_keys; i++)
@@ -338,7 +346,7 @@ int yconf_sequence(struct yconf *y, const char *key, yaml_node_t *node,
 		   int (*item)(struct yconf *y, const char *key, yaml_node_t *item, void *userdata),
 		   void *userdata)
 {
-	char q[QUOTE_MAX];
+	char q[YCONF_QUOTE_MAX];
 
 	if (node_is_null(node))
 		return 0;
@@ -357,7 +365,7 @@ int yconf_sequence(struct yconf *y, const char *key, yaml_node_t *node,
 int yconf_enum(struct yconf *y, const char *key, yaml_node_t *node, const struct yconf_name *names,
 	       size_t n_names, int *ret)
 {
-	char choices[256] = "", q[QUOTE_MAX];
+	char choices[256] = "", q[YCONF_QUOTE_MAX];
 	const char *s;
 	size_t len = 0;
 	int r;
@@ -388,7 +396,7 @@ static int strv_item(struct yconf *y, const char *key, yaml_node_t *node, void *
 {
 	struct strv_build *b = userdata;
 	const char *s, *why;
-	char **grown, q[QUOTE_MAX];
+	char **grown, q[YCONF_QUOTE_MAX];
 	int r;
 
 	r = yconf_scalar(y, key, node, "a string", false, &s);
@@ -464,7 +472,7 @@ static int parse_duration(const char *s, void *ret)
 static int parse_scalar_type(struct yconf *y, const char *key, yaml_node_t *node,
 			     const struct scalar_type *t, void *field)
 {
-	char q[QUOTE_MAX];
+	char q[YCONF_QUOTE_MAX];
 	const char *s;
 	int r;
 

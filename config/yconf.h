@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <yaml.h>
@@ -45,8 +46,13 @@ int yconf_read_file(const char *path, char **ret, size_t *ret_len, struct config
 int yconf_error(struct yconf *y, const yaml_node_t *node, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* A printable, quoted, truncated copy of a user's string for messages. */
-const char *yconf_quote(const char *s, char buf[static 64]);
+/* A printable, quoted copy of a user's string for messages, cut short if long. */
+#define YCONF_QUOTE_MAX 64
+const char *yconf_quote(const char *s, char buf[static YCONF_QUOTE_MAX]);
+
+/* The same for a file path, shown whole: a cut path does not say which file. */
+#define YCONF_QUOTE_PATH_MAX (PATH_MAX + 16)
+const char *yconf_quote_path(const char *path, char buf[static YCONF_QUOTE_PATH_MAX]);
 
 /* A key's reader: field points into the struct being filled, at the key's offset. */
 struct yconf_key {

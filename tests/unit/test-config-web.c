@@ -140,6 +140,22 @@ static void test_unknown_and_newer_keys_are_errors(void)
 	assert_error("", "@F:1:1: empty web configuration");
 }
 
+/* However deep the checkout, the message names the file in full. */
+static void assert_long_path_is_named_whole(void)
+{
+	char name[320] = "", yaml[400], message[600];
+
+	for (int i = 0; i < 30; i++)
+		strcat(name, "deep/dir/");
+	strcat(name, "missing.pem");
+	snprintf(yaml, sizeof(yaml), "tls_server_config:\n  cert_file: %s\n", name);
+	snprintf(message, sizeof(message),
+		 "@F:2:14: tls_server_config.cert_file: cannot read \"@D/%s\": No such file or "
+		 "directory",
+		 name);
+	assert_error(yaml, message);
+}
+
 static void test_unreadable_tls_file_is_an_error(void)
 {
 	assert_error("tls_server_config:\n  cert_file: missing.pem\n  key_file: server.key\n",
@@ -152,6 +168,8 @@ static void test_unreadable_tls_file_is_an_error(void)
 		     "@F:2:14: tls_server_config.cert_file: cannot read \"@D/.\": Is a directory");
 	assert_error("tls_server_config:\n  client_ca_file: web.yml\n",
 		     "@F:2:19: tls_server_config.client_ca_file: \"@D/web.yml\" holds no PEM data");
+
+	assert_long_path_is_named_whole();
 }
 
 static void test_incomplete_tls_is_an_error(void)
