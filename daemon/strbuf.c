@@ -37,35 +37,35 @@ static bool strbuf_reserve(struct strbuf *b, size_t extra)
 	return true;
 }
 
-void strbuf_append(struct strbuf *b, const char *s, size_t n)
+char *strbuf_space(struct strbuf *b, size_t n)
 {
-	if (!strbuf_reserve(b, n))
-		return;
-	memcpy(b->buf + b->len, s, n);
-	b->len += n;
-	b->buf[b->len] = '\0';
-}
-
-void strbuf_puts(struct strbuf *b, const char *s)
-{
-	strbuf_append(b, s, strlen(s));
-}
-
-void strbuf_putc(struct strbuf *b, char c)
-{
-	strbuf_append(b, &c, 1);
+	/* The common case stays a compare: the buffer has long reached its size. */
+	if (!b->failed && n < b->cap - b->len)
+		return b->buf + b->len;
+	return strbuf_reserve(b, n) ? b->buf + b->len : NULL;
 }
 
 /* Decimal without printf: the exposition prints a number on every line. */
-void strbuf_put_u64(struct strbuf *b, uint64_t v)
+char *format_u64(char *dst, uint64_t v)
 {
 	char digits[20], *p = digits + sizeof(digits);
+	size_t n;
 
 	do {
 		*--p = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	strbuf_append(b, p, (size_t)(digits + sizeof(digits) - p));
+	n = (size_t)(digits + sizeof(digits) - p);
+	memcpy(dst, p, n);
+	return dst + n;
+}
+
+void strbuf_put_u64(struct strbuf *b, uint64_t v)
+{
+	char *p = strbuf_space(b, 20);
+
+	if (p)
+		strbuf_commit(b, format_u64(p, v));
 }
 
 void strbuf_printf(struct strbuf *b, const char *fmt, ...)
