@@ -10,66 +10,6 @@
 
 #include "parse.h"
 
-bool span_eq(struct span s, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	return s.len == n && memcmp(s.ptr, lit, n) == 0;
-}
-
-/* Splits off one line; the last line may lack its '\n'. */
-bool span_next_line(struct span *rest, struct span *ret_line)
-{
-	const char *nl;
-
-	if (rest->len == 0)
-		return false;
-	nl = memchr(rest->ptr, '\n', rest->len);
-	if (!nl) {
-		*ret_line = *rest;
-		rest->len = 0;
-		return true;
-	}
-	*ret_line = span_make(rest->ptr, (size_t)(nl - rest->ptr));
-	*rest = span_make(nl + 1, rest->len - ret_line->len - 1);
-	return true;
-}
-
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* Splits off one blank-separated word, skipping leading blanks. */
-bool span_next_word(struct span *rest, struct span *ret_word)
-{
-	size_t i = 0, start;
-
-	while (i < rest->len && is_blank(rest->ptr[i]))
-		i++;
-	if (i == rest->len) {
-		rest->len = 0;
-		return false;
-	}
-	start = i;
-	while (i < rest->len && !is_blank(rest->ptr[i]))
-		i++;
-	*ret_word = span_make(rest->ptr + start, i - start);
-	*rest = span_make(rest->ptr + i, rest->len - i);
-	return true;
-}
-
-bool span_split(struct span s, char sep, struct span *ret_left, struct span *ret_right)
-{
-	const char *p = memchr(s.ptr, sep, s.len);
-
-	if (!p)
-		return false;
-	*ret_left = span_make(s.ptr, (size_t)(p - s.ptr));
-	*ret_right = span_make(p + 1, s.len - ret_left->len - 1);
-	return true;
-}
-
 int parse_u64(struct span s, uint64_t *ret)
 {
 	uint64_t v = 0;
@@ -91,7 +31,7 @@ int parse_u64(struct span s, uint64_t *ret)
 
 int parse_u64_or_max(struct span s, uint64_t *ret)
 {
-	if (span_eq(s, "max")) {
+	if (s.len == 3 && memcmp(s.ptr, "max", 3) == 0) {
 		*ret = CG_UNLIMITED;
 		return 0;
 	}
@@ -160,11 +100,31 @@ int parse_single_s64(const char *buf, size_t len, int64_t *ret)
 	return r < 0 ? r : parse_s64(w, ret) < 0 ? -EBADMSG : 0;
 }
 
-/* The first byte rules out most keys before a full compare: memory.stat has ~50 lines. */
-static int key_index(struct span key, const char *const *keys, size_t n_keys)
+/*
+ * memory.stat has ~50 lines and we want a dozen: comparing lengths first
+ * rules out nearly every key without touching its bytes.
+ */
+struct key_table {
+	const char *const *keys;
+	size_t len[KEYS_MAX];
+	size_t n;
+};
+
+static int key_table_init(struct key_table *t, const char *const *keys, size_t n_keys)
 {
+	if (n_keys > KEYS_MAX)
+		return -E2BIG;
+	t->keys = keys;
+	t->n = n_keys;
 	for (size_t i = 0; i < n_keys; i++)
-		if (key.len > 0 && keys[i][0] == key.ptr[0] && span_eq(key, keys[i]))
+		t->len[i] = strlen(keys[i]);
+	return 0;
+}
+
+static int key_index(const struct key_table *t, struct span key)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->len[i] == key.len && memcmp(t->keys[i], key.ptr, key.len) == 0)
 			return (int)i;
 	return -1;
 }
@@ -191,17 +151,19 @@ int parse_flat_keyed(const char *buf, size_t len, const char *const *keys, size_
 		     uint64_t *values, uint64_t *ret_found)
 {
 	struct span rest = span_make(buf, len), line;
+	struct key_table table;
 	uint64_t found = 0;
+	int r = key_table_init(&table, keys, n_keys);
 
-	if (n_keys > KEYS_MAX)
-		return -E2BIG;
+	if (r < 0)
+		return r;
 	while (span_next_line(&rest, &line)) {
 		struct span key, value, extra;
-		int idx, r;
+		int idx;
 
 		if (!span_next_word(&line, &key))
 			continue;
-		idx = key_index(key, keys, n_keys);
+		idx = key_index(&table, key);
 		if (idx < 0)
 			continue;
 		if (!span_next_word(&line, &value) || span_next_word(&line, &extra))
@@ -219,17 +181,18 @@ int parse_nested_fields(struct span fields, const char *const *keys, size_t n_ke
 			uint64_t *values, uint64_t *ret_found)
 {
 	struct span word;
+	struct key_table table;
 	uint64_t found = 0;
+	int r = key_table_init(&table, keys, n_keys);
 
-	if (n_keys > KEYS_MAX)
-		return -E2BIG;
+	if (r < 0)
+		return r;
 	while (span_next_word(&fields, &word)) {
 		struct span key, value;
-		int r;
 
 		if (!span_split(word, '=', &key, &value))
 			return -EBADMSG;
-		r = store_keyed(key_index(key, keys, n_keys), value, values, &found);
+		r = store_keyed(key_index(&table, key), value, values, &found);
 		if (r < 0)
 			return r;
 	}

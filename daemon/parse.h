@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* "max" in a limit file. No real counter or limit reaches it. */
 #define CG_UNLIMITED UINT64_MAX
@@ -26,10 +27,75 @@ static inline struct span span_make(const char *buf, size_t len)
 	return (struct span){.ptr = buf, .len = len};
 }
 
-bool span_eq(struct span s, const char *lit);
-bool span_next_line(struct span *rest, struct span *ret_line);
-bool span_next_word(struct span *rest, struct span *ret_word);
-bool span_split(struct span s, char sep, struct span *ret_left, struct span *ret_right);
+/*
+ * The tokenizers are inline: a scrape runs them some 300 times per cgroup,
+ * mostly on words of a few bytes, where a call costs more than the scan.
+ */
+
+/* Whether s is lit; stops at the first differing byte, without strlen(lit). */
+static inline bool span_eq(struct span s, const char *lit)
+{
+	size_t i;
+
+	for (i = 0; i < s.len; i++)
+		if (lit[i] == '\0' || lit[i] != s.ptr[i])
+			return false;
+	return lit[i] == '\0';
+}
+
+/* Splits off one line; the last line may lack its '\n'. */
+static inline bool span_next_line(struct span *rest, struct span *ret_line)
+{
+	const char *nl;
+
+	if (rest->len == 0)
+		return false;
+	nl = memchr(rest->ptr, '\n', rest->len);
+	if (!nl) {
+		*ret_line = *rest;
+		rest->len = 0;
+		return true;
+	}
+	*ret_line = span_make(rest->ptr, (size_t)(nl - rest->ptr));
+	*rest = span_make(nl + 1, rest->len - ret_line->len - 1);
+	return true;
+}
+
+static inline bool span_is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Splits off one blank-separated word, skipping leading blanks. */
+static inline bool span_next_word(struct span *rest, struct span *ret_word)
+{
+	const char *p = rest->ptr, *end = p + rest->len, *start;
+
+	while (p < end && span_is_blank(*p))
+		p++;
+	if (p == end) {
+		rest->len = 0;
+		return false;
+	}
+	start = p;
+	while (p < end && !span_is_blank(*p))
+		p++;
+	*ret_word = span_make(start, (size_t)(p - start));
+	*rest = span_make(p, (size_t)(end - p));
+	return true;
+}
+
+static inline bool span_split(struct span s, char sep, struct span *ret_left,
+			      struct span *ret_right)
+{
+	const char *p = memchr(s.ptr, sep, s.len);
+
+	if (!p)
+		return false;
+	*ret_left = span_make(s.ptr, (size_t)(p - s.ptr));
+	*ret_right = span_make(p + 1, s.len - ret_left->len - 1);
+	return true;
+}
 
 int parse_u64(struct span s, uint64_t *ret);
 int parse_u64_or_max(struct span s, uint64_t *ret);
