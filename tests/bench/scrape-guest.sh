@@ -3,7 +3,8 @@
 # for each tree size, builds the tree (cgtree), logs which files cgacctd and
 # systemd-cgtop open (filespy), then times the floor, cgacctd's scrapes over
 # HTTP (cold and warm) and the peer, and checks that removing cgroups while
-# cgacctd runs leaves as many dying cgroups as without it.  Every figure is
+# cgacctd runs leaves as many dying cgroups as without it.  Floor, warm
+# scrapes and peer take turns round by round.  Every figure is
 # one "R KEY VALUE..." line for tests/bench/scrape-table.py on the host.
 set -u
 port=19753
@@ -97,14 +98,22 @@ for n in $sizes; do
 		echo "R peer_error $n $(head -n 1 /tmp/cgtop.out)"
 	fi
 
-	step "floor"
-	floor /tmp/cgacctd.files "$rounds" | sed -n "s/^ns /R floor $n /p"
-
-	step "cgacctd"
+	# The rounds interleave floor, warm scrape and peer, so that whatever
+	# else the host does weighs on all three alike.
+	step "cold scrape"
 	slab0=$(meminfo_kib Slab) avail0=$(meminfo_kib MemAvailable)
 	start_cgacctd
 	httpget "$port" /metrics 1 | sed "s/^/R cold $n /"
-	httpget "$port" /metrics "$rounds" | sed "s/^/R warm $n /"
+	round=0
+	while [ $round -lt "$rounds" ]; do
+		step "round $round: floor, cgacctd, systemd-cgtop"
+		floor /tmp/cgacctd.files 1 | sed -n "s/^ns /R floor $n /p"
+		httpget "$port" /metrics 1 | sed "s/^/R warm $n /"
+		if [ $peer_rc -eq 0 ]; then
+			timeit 1 systemd-cgtop -b -n 1 --depth=64 | sed "s/^/R peer $n /"
+		fi
+		round=$((round + 1))
+	done
 	httpget "$port" /metrics 1 gzip | sed "s/^/R gzip $n /"
 	# The collection alone (walk, read, parse), as cgacctd reports it.
 	echo "R collect $n $(wget -q -O - "http://127.0.0.1:$port/metrics" |
@@ -112,11 +121,6 @@ for n in $sizes; do
 	echo "R kernel_mem $n $(($(meminfo_kib Slab) - slab0)) $((avail0 - $(meminfo_kib MemAvailable)))"
 	echo "R rss $n $(awk '$1 == "VmHWM:" { print $2 }' "/proc/$cgacctd_pid/status")"
 	stop_cgacctd
-
-	if [ $peer_rc -eq 0 ]; then
-		step "systemd-cgtop"
-		timeit "$rounds" systemd-cgtop -b -n 1 --depth=64 | sed "s/^/R peer $n /"
-	fi
 
 	# Removing a tenth of the tree, once without and once with cgacctd
 	# scraping around the removal: the dying count must not differ.
