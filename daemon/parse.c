@@ -21,7 +21,8 @@ int parse_u64(struct span s, uint64_t *ret)
 
 		if (d > 9)
 			return -EINVAL;
-		if (v > (UINT64_MAX - d) / 10)
+		/* 19 digits always fit: only longer numbers pay for the check. */
+		if (i >= 19 && v > (UINT64_MAX - d) / 10)
 			return -ERANGE;
 		v = v * 10 + d;
 	}

@@ -78,7 +78,8 @@ static inline bool span_next_word(struct span *rest, struct span *ret_word)
 		return false;
 	}
 	start = p;
-	while (p < end && !span_is_blank(*p))
+	/* Words are letters and digits, all above ' ': one compare per byte. */
+	while (p < end && ((unsigned char)*p > ' ' || !span_is_blank(*p)))
 		p++;
 	*ret_word = span_make(start, (size_t)(p - start));
 	*rest = span_make(p, (size_t)(end - p));
