@@ -138,6 +138,18 @@ static bool is_subdir(int dirfd, const struct dirent *de)
 	return fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
 }
 
+/*
+ * cgroupfs (kernfs), like tmpfs and ext4, counts a directory's
+ * subdirectories in its link count: 2 is a leaf, and most cgroups are
+ * leaves. Listing one means reading its ~70 entries for nothing.
+ */
+static bool is_leaf(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && st.st_nlink == 2;
+}
+
 static int list_kids(struct walk *w, struct level *l)
 {
 	_cleanup_closedir_ DIR *d = NULL;
@@ -145,6 +157,10 @@ static int list_kids(struct walk *w, struct level *l)
 	int r;
 
 	level_forget_kids(l);
+	if (is_leaf(l->fd)) {
+		l->listed = true;
+		return 0;
+	}
 	r = opendir_at(l->fd, &d);
 	/* a removed directory simply has no children left to visit */
 	if (errno_is_vanished(r)) {
