@@ -45,16 +45,26 @@ char *strbuf_space(struct strbuf *b, size_t n)
 	return strbuf_reserve(b, n) ? b->buf + b->len : NULL;
 }
 
-/* Decimal without printf: the exposition prints a number on every line. */
+/* Decimal without printf, two digits a division: the exposition prints a number on every line. */
 char *format_u64(char *dst, uint64_t v)
 {
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
 	char digits[20], *p = digits + sizeof(digits);
 	size_t n;
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * v, 2);
+	} else
+		*--p = (char)('0' + v);
 	n = (size_t)(digits + sizeof(digits) - p);
 	memcpy(dst, p, n);
 	return dst + n;

@@ -34,6 +34,13 @@ static void test_scaled_values_are_exact_decimals(void)
 	ASSERT_STREQ(scaled(&b, 150, 100), "1.5");
 	ASSERT_STREQ(scaled(&b, UINT64_MAX, 1), "18446744073709551615");
 	ASSERT_STREQ(scaled(&b, 0, 1000000), "0");
+	/* Digits go two at a time: odd and even lengths, and zeros inside. */
+	ASSERT_STREQ(scaled(&b, 9, 1), "9");
+	ASSERT_STREQ(scaled(&b, 10, 1), "10");
+	ASSERT_STREQ(scaled(&b, 99, 1), "99");
+	ASSERT_STREQ(scaled(&b, 100, 1), "100");
+	ASSERT_STREQ(scaled(&b, 1005, 1), "1005");
+	ASSERT_STREQ(scaled(&b, 10000000000000000000u, 1), "10000000000000000000");
 	strbuf_done(&b);
 }
 
