@@ -178,18 +178,50 @@ static void record_dedup(struct cgroup_record *r)
 	r->n_samples = out;
 }
 
-/* Appends src's samples to dst, ordered after dst's own. */
-static int record_absorb(struct cgroup_record *dst, struct cgroup_record *src)
+/*
+ * Folds src into dst, both sorted by metric: one stable merge, dst's samples
+ * first within a metric, so the result is what sorting the concatenation
+ * would give. On v1 a cgroup is one record per hierarchy, and appending
+ * then sorting again cost more than the whole parse.
+ */
+static int record_merge(struct cgroup_record *dst, struct cgroup_record *src)
 {
-	for (size_t i = 0; i < src->n_samples; i++) {
-		const struct sample *s = &src->samples[i];
-		int r =
-		    record_add(dst, s->metric,
-			       s->label == SAMPLE_NO_LABEL ? NULL : sample_label(src, s), s->value);
+	size_t n = dst->n_samples + src->n_samples, i = 0, j = 0, o = 0;
+	_cleanup_free_ struct sample *samples = malloc(n * sizeof(*samples));
+	_cleanup_free_ char *labels = NULL;
+	size_t labels_len = dst->labels_len + src->labels_len;
 
-		if (r < 0)
-			return r;
+	if (!samples)
+		return -ENOMEM;
+	if (labels_len > SAMPLE_NO_LABEL)
+		return -E2BIG;
+	if (labels_len > 0) {
+		labels = malloc(labels_len);
+		if (!labels)
+			return -ENOMEM;
+		if (dst->labels_len > 0)
+			memcpy(labels, dst->labels, dst->labels_len);
+		if (src->labels_len > 0)
+			memcpy(labels + dst->labels_len, src->labels, src->labels_len);
 	}
+	while (i < dst->n_samples || j < src->n_samples) {
+		if (j == src->n_samples ||
+		    (i < dst->n_samples && dst->samples[i].metric <= src->samples[j].metric)) {
+			samples[o++] = dst->samples[i++];
+			continue;
+		}
+		samples[o] = src->samples[j++];
+		if (samples[o].label != SAMPLE_NO_LABEL)
+			samples[o].label = (uint16_t)(samples[o].label + dst->labels_len);
+		o++;
+	}
+	free(dst->samples);
+	free(dst->labels);
+	dst->samples = TAKE_PTR(samples);
+	dst->n_samples = dst->cap = n;
+	dst->labels = TAKE_PTR(labels);
+	dst->labels_len = dst->labels_cap = labels_len;
+	dst->merged = true;
 	record_done(src);
 	return 0;
 }
@@ -200,12 +232,12 @@ int snapshot_finalize(struct snapshot *s)
 
 	qsort(s->records, s->n_records, sizeof(*s->records), record_cmp);
 	for (size_t i = 0; i < s->n_records; i++) {
+		record_sort(&s->records[i]);
 		if (out > 0 && strcmp(s->records[out - 1].path, s->records[i].path) == 0) {
-			int r = record_absorb(&s->records[out - 1], &s->records[i]);
+			int r = record_merge(&s->records[out - 1], &s->records[i]);
 
 			if (r < 0)
 				return r;
-			s->records[out - 1].merged = true;
 			continue;
 		}
 		/* Move, never copy: a failed finalize must leave no record owned twice. */
@@ -217,13 +249,9 @@ int snapshot_finalize(struct snapshot *s)
 	}
 	s->n_records = out;
 
-	for (size_t i = 0; i < s->n_records; i++) {
-		struct cgroup_record *r = &s->records[i];
-
-		record_sort(r);
-		if (r->merged)
-			record_dedup(r);
-	}
+	for (size_t i = 0; i < s->n_records; i++)
+		if (s->records[i].merged)
+			record_dedup(&s->records[i]);
 	return 0;
 }
 
