@@ -8,13 +8,13 @@
  * percentage of one CPU used in the last complete 10 s interval.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "controller.h"
 #include "cpuacct.h"
 #include "layout.h"
 #include "parse.h"
+#include "strbuf.h"
 #include "util.h"
 
 #define NSEC_PER_SEC 1000000000ull
@@ -74,7 +74,7 @@ static int read_percpu_usage(const struct reader_ctx *c)
 	for (size_t i = 0; r >= 0 && i < n; i++) {
 		char cpu[24];
 
-		snprintf(cpu, sizeof(cpu), "%zu", i);
+		*format_u64(cpu, i) = '\0';
 		r = reader_emit(c, METRIC_CPU_USAGE_PER_CPU, cpu, v[i], 1);
 	}
 	return r;
@@ -94,7 +94,7 @@ static int read_percpu_split(const struct reader_ctx *c)
 	for (size_t i = 0; r >= 0 && i < n; i++) {
 		char cpu[24];
 
-		snprintf(cpu, sizeof(cpu), "%zu", i);
+		*format_u64(cpu, i) = '\0';
 		r = reader_emit(c, METRIC_CPU_USER_PER_CPU, cpu, v[i].user, 1);
 		if (r >= 0)
 			r = reader_emit(c, METRIC_CPU_SYSTEM_PER_CPU, cpu, v[i].system, 1);

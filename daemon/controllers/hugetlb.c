@@ -10,7 +10,6 @@
  * v2 has no max_usage (no peak).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "controller.h"
@@ -51,24 +50,31 @@ static bool pagesize_of(const char *file, const char *probe, char size[PAGESIZE_
 	return true;
 }
 
+/* "hugetlb.SIZE.FILE", without printf: five of these per cgroup and size. */
+#define FILE_NAME_MAX 64
+static const char *file_name(char name[FILE_NAME_MAX], const char *size, const char *file)
+{
+	/* size is under PAGESIZE_MAX and file one of ours: well within the buffer */
+	stpcpy(stpcpy(stpcpy(stpcpy(name, "hugetlb."), size), "."), file);
+	return name;
+}
+
 static int read_pagesize(const struct reader_ctx *c, const char *size,
 			 const struct file_metric *files, size_t n, bool v2)
 {
-	char name[64];
+	char name[FILE_NAME_MAX];
 	int r = 0;
 
-	for (size_t i = 0; r >= 0 && i < n; i++) {
-		snprintf(name, sizeof(name), "hugetlb.%s.%s", size, files[i].file);
-		r = read_value_file(c, name, &files[i], size);
-	}
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = read_value_file(c, file_name(name, size, files[i].file), &files[i], size);
 	if (r >= 0 && v2) {
 		const struct key_metric events[] = {
 		    {"max", METRIC_HUGETLB_LIMIT_FAILURES, size, 0},
 		};
 
 		/* The group's own limit hits, like v1's failcnt (see memory.c). */
-		snprintf(name, sizeof(name), "hugetlb.%s.events.local", size);
-		r = read_keyed_file(c, name, events, ELEMENTSOF(events), NULL, NULL);
+		r = read_keyed_file(c, file_name(name, size, "events.local"), events,
+				    ELEMENTSOF(events), NULL, NULL);
 	}
 	return r;
 }
