@@ -1,31 +1,53 @@
 #!/usr/bin/env python3
 """Writes the callgrind benchmark's synthetic tree: N cgroups shaped as
-cgtree.c makes them (cgroup k is "c<k>" under (k-1)/10), each holding a copy
-of the captured v2 fixture files and an empty cgroup.procs (which cgacctd
-checks to tell a removed cgroup from an absent file), with ascending cgroup.serial values as the
-patched kernel gives them, below ROOT/sys/fs/cgroup (the mount point of
-tests/fixtures/v2.mountinfo, which cgacctd --root ROOT then reads).
+cgtree.c makes them (cgroup k is "c<k>" under (k-1)/10), in the layout of
+a captured fixture, below ROOT (which cgacctd --root ROOT then reads with
+the fixture's mountinfo):
 
-    scrape-synthetic.py FIXTURE_DIR ROOT N
+  v2  one tree at sys/fs/cgroup, each cgroup a copy of every fixture file;
+  v1  the same tree in each hierarchy of tests/fixtures/v1.mountinfo, each
+      cgroup holding the fixture files of that hierarchy's controllers.
+
+Every cgroup also gets an empty cgroup.procs (which cgacctd checks to tell
+a removed cgroup from an absent file) and a cgroup.serial, ascending and
+unique across hierarchies as the patched kernel gives them.
+
+    scrape-synthetic.py LAYOUT FIXTURE_DIR MOUNTINFO ROOT N
 """
 import os
 import sys
 
-fixture, root, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+layout, fixture, mountinfo, root, n = sys.argv[1:5] + [int(sys.argv[5])]
 files = {}
 for name in sorted(os.listdir(fixture)):
     with open(os.path.join(fixture, name), 'rb') as f:
         files[name] = f.read()
 
-paths = [os.path.join(root, 'sys/fs/cgroup')]
-for k in range(1, n + 1):
-    paths.append(os.path.join(paths[(k - 1) // 10], f'c{k}'))
-for serial, path in enumerate(paths):
-    os.makedirs(path)
-    with open(os.path.join(path, 'cgroup.procs'), 'wb'):
-        pass
-    for name, content in files.items():
-        if name == 'cgroup.serial':
-            content = f'{serial}\n'.encode()
-        with open(os.path.join(path, name), 'wb') as f:
-            f.write(content)
+# (mount point, the files its cgroups hold)
+hierarchies = []
+with open(mountinfo) as f:
+    for line in f:
+        fields = line.split()
+        fstype, options = fields[fields.index('-') + 1], fields[-1].split(',')
+        if layout == 'v2' and fstype == 'cgroup2':
+            hierarchies.append((fields[4], dict(files)))
+        elif layout == 'v1' and fstype == 'cgroup':
+            mine = {k: v for k, v in files.items() if k.split('.')[0] in options}
+            hierarchies.append((fields[4], mine))
+
+serial = 0
+for mount, mine in hierarchies:
+    paths = [os.path.join(root, mount.lstrip('/'))]
+    for k in range(1, n + 1):
+        paths.append(os.path.join(paths[(k - 1) // 10], f'c{k}'))
+    for i, path in enumerate(paths):
+        os.makedirs(path)
+        with open(os.path.join(path, 'cgroup.procs'), 'wb'):
+            pass
+        with open(os.path.join(path, 'cgroup.serial'), 'wb') as f:
+            f.write(f'{0 if i == 0 else serial}\n'.encode())
+        serial += 1
+        for name, content in mine.items():
+            if name != 'cgroup.serial':
+                with open(os.path.join(path, name), 'wb') as f:
+                    f.write(content)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turns the scrape benchmark's figures into tables: one per layout from the
-guests' "R ..." lines (scrape-guest.sh), the callgrind line, a verdict per
+guests' "R ..." lines (scrape-guest.sh), the callgrind lines, a verdict per
 acceptance point (figures only: nothing here fails a run), and last the warm
 cgacctd/floor ratio at the largest tree.
 
@@ -152,16 +152,16 @@ def main():
     for arg in sys.argv[1:]:
         name, path = arg.split('=', 1)
         if name == 'callgrind':
-            callgrind = open(path).read().split()
+            callgrind = [line.split() for line in open(path) if line.strip()]
             continue
         summaries[name] = layout_table(name, parse(path))
         print()
     for layout, s in summaries.items():
         if s:
             verdicts(layout, s)
-    if callgrind:
-        n, collect, render = int(callgrind[1]), int(callgrind[2]), int(callgrind[3])
-        print(f'callgrind, synthetic {n}-cgroup v2 tree: collect {collect:,} + render '
+    for _, layout, n, collect, render in callgrind or []:
+        n, collect, render = int(n), int(collect), int(render)
+        print(f'callgrind, synthetic {n}-cgroup {layout} tree: collect {collect:,} + render '
               f'{render:,} = {collect + render:,} instructions '
               f'({(collect + render) / (n + 1):,.0f} per cgroup)')
     last = []
