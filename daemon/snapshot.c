@@ -179,50 +179,53 @@ static void record_dedup(struct cgroup_record *r)
 }
 
 /*
- * Folds src into dst, both sorted by metric: one stable merge, dst's samples
- * first within a metric, so the result is what sorting the concatenation
- * would give. On v1 a cgroup is one record per hierarchy, and appending
- * then sorting again cost more than the whole parse.
+ * Folds the records of one path (v1: one per hierarchy) into g[0], ordered
+ * by metric and, within a metric, by record then insertion: what a stable
+ * sort of their concatenation gives. Metrics are a small range, so one
+ * counting pass places every sample; sorting and merging record by record
+ * cost more than the whole parse.
  */
-static int record_merge(struct cgroup_record *dst, struct cgroup_record *src)
+static int record_fold(struct cgroup_record *g, size_t n)
 {
-	size_t n = dst->n_samples + src->n_samples, i = 0, j = 0, o = 0;
-	_cleanup_free_ struct sample *samples = malloc(n * sizeof(*samples));
+	size_t at[_METRIC_MAX + 1] = {0}, total = 0, labels_len = 0, offset = 0;
+	_cleanup_free_ struct sample *samples = NULL;
 	_cleanup_free_ char *labels = NULL;
-	size_t labels_len = dst->labels_len + src->labels_len;
 
-	if (!samples)
-		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		total += g[k].n_samples;
+		labels_len += g[k].labels_len;
+		for (size_t i = 0; i < g[k].n_samples; i++)
+			at[g[k].samples[i].metric + 1]++;
+	}
 	if (labels_len > SAMPLE_NO_LABEL)
 		return -E2BIG;
-	if (labels_len > 0) {
-		labels = malloc(labels_len);
-		if (!labels)
-			return -ENOMEM;
-		if (dst->labels_len > 0)
-			memcpy(labels, dst->labels, dst->labels_len);
-		if (src->labels_len > 0)
-			memcpy(labels + dst->labels_len, src->labels, src->labels_len);
-	}
-	while (i < dst->n_samples || j < src->n_samples) {
-		if (j == src->n_samples ||
-		    (i < dst->n_samples && dst->samples[i].metric <= src->samples[j].metric)) {
-			samples[o++] = dst->samples[i++];
-			continue;
+	samples = malloc((total ? total : 1) * sizeof(*samples));
+	labels = malloc(labels_len ? labels_len : 1);
+	if (!samples || !labels)
+		return -ENOMEM;
+	for (size_t m = 1; m <= _METRIC_MAX; m++)
+		at[m] += at[m - 1];
+	for (size_t k = 0; k < n; k++) {
+		for (size_t i = 0; i < g[k].n_samples; i++) {
+			struct sample sm = g[k].samples[i];
+
+			if (sm.label != SAMPLE_NO_LABEL)
+				sm.label = (uint16_t)(sm.label + offset);
+			samples[at[sm.metric]++] = sm;
 		}
-		samples[o] = src->samples[j++];
-		if (samples[o].label != SAMPLE_NO_LABEL)
-			samples[o].label = (uint16_t)(samples[o].label + dst->labels_len);
-		o++;
+		if (g[k].labels_len > 0)
+			memcpy(labels + offset, g[k].labels, g[k].labels_len);
+		offset += g[k].labels_len;
 	}
-	free(dst->samples);
-	free(dst->labels);
-	dst->samples = TAKE_PTR(samples);
-	dst->n_samples = dst->cap = n;
-	dst->labels = TAKE_PTR(labels);
-	dst->labels_len = dst->labels_cap = labels_len;
-	dst->merged = true;
-	record_done(src);
+	free(g[0].samples);
+	free(g[0].labels);
+	g[0].samples = TAKE_PTR(samples);
+	g[0].n_samples = g[0].cap = total;
+	g[0].labels = TAKE_PTR(labels);
+	g[0].labels_len = g[0].labels_cap = labels_len;
+	g[0].merged = true;
+	for (size_t k = 1; k < n; k++)
+		record_done(&g[k]);
 	return 0;
 }
 
@@ -231,14 +234,19 @@ int snapshot_finalize(struct snapshot *s)
 	size_t out = 0;
 
 	qsort(s->records, s->n_records, sizeof(*s->records), record_cmp);
-	for (size_t i = 0; i < s->n_records; i++) {
-		record_sort(&s->records[i]);
-		if (out > 0 && strcmp(s->records[out - 1].path, s->records[i].path) == 0) {
-			int r = record_merge(&s->records[out - 1], &s->records[i]);
+	for (size_t i = 0, end; i < s->n_records; i = end) {
+		for (end = i + 1;
+		     end < s->n_records && strcmp(s->records[i].path, s->records[end].path) == 0;
+		     end++)
+			;
+		if (end - i == 1)
+			record_sort(&s->records[i]);
+		else {
+			int r = record_fold(&s->records[i], end - i);
 
 			if (r < 0)
 				return r;
-			continue;
+			record_dedup(&s->records[i]);
 		}
 		/* Move, never copy: a failed finalize must leave no record owned twice. */
 		if (out != i) {
@@ -247,11 +255,8 @@ int snapshot_finalize(struct snapshot *s)
 		}
 		out++;
 	}
+	/* Past out lie only records moved from or folded away: nothing to free. */
 	s->n_records = out;
-
-	for (size_t i = 0; i < s->n_records; i++)
-		if (s->records[i].merged)
-			record_dedup(&s->records[i]);
 	return 0;
 }
 
