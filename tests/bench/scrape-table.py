@@ -53,10 +53,16 @@ def ratio(a, b):
     return a / b if a is not None and b else None
 
 
+def paired(a, b):
+    """Median of a[i] / b[i]: rounds take turns, so each pair saw the same load."""
+    pairs = [x / y for x, y in zip(a, b) if y]
+    return statistics.median(pairs) if pairs else None
+
+
 def layout_table(layout, f):
     sizes = sorted(f['floor'])
     rows, summary = [], {}
-    per_cg = {}
+    per_cg, floor_per_cg = {}, {}
     for n in sizes:
         cgroups = n + 1
         floor = statistics.median(float(r[0]) for r in f['floor'][n]) / 1e6
@@ -71,15 +77,20 @@ def layout_table(layout, f):
         dying = f['dying'][n][0] if n in f['dying'] else ['-', '-', '-']
         ours = f['files_cgacctd'][n][0] if n in f['files_cgacctd'] else None
         theirs = f['files_cgtop'][n][0] if n in f['files_cgtop'] else None
+        floors = [float(r[0]) for r in f['floor'][n]]
+        warm_floor = paired(field(f['warm'][n], 'ns'), floors)
+        warm_peer = paired(field(f['warm'][n], 'ns'), field(f['peer'][n], 'ns'))
         per_cg[n] = warm * 1e3 / cgroups if warm else None
-        growth = None
+        floor_per_cg[n] = floor * 1e3 / cgroups
+        growth = floor_growth = None
         smaller = [m for m in sizes if m < n]
         if smaller and per_cg.get(smaller[-1]):
             growth = per_cg[n] / per_cg[smaller[-1]]
+            floor_growth = floor_per_cg[n] / floor_per_cg[smaller[-1]]
         rows.append([
             str(n), fmt(floor), fmt(cold), fmt(warm), fmt(collect), fmt(peer),
-            fmt(ratio(cold, floor), '.2f'), fmt(ratio(warm, floor), '.2f'),
-            fmt(ratio(warm, peer), '.2f'), fmt(per_cg[n]), fmt(growth, '.2f'),
+            fmt(ratio(cold, floor), '.2f'), fmt(warm_floor, '.2f'),
+            fmt(warm_peer, '.2f'), fmt(per_cg[n]), fmt(growth, '.2f'),
             fmt(rss), fmt(body[0] / MIB if body else None, '.2f'),
             fmt(gz[0] / MIB if gz else None, '.2f'),
             ours[0] if ours else '-', theirs[0] if theirs else '-',
@@ -87,10 +98,11 @@ def layout_table(layout, f):
         ])
         fastest = lambda rows: min(field(rows, 'ns')) / 1e6 if field(rows, 'ns') else None
         summary[n] = dict(floor=floor, cold=cold, warm=warm, peer=peer, rss=rss,
+                          warm_floor=warm_floor,
                           floor_min=min(float(r[0]) for r in f['floor'][n]) / 1e6,
                           warm_min=fastest(f['warm'][n]),
                           peer_min=fastest(f['peer'][n]) if n in f['peer'] else None,
-                          growth=growth, per_cg=per_cg[n], kmem=kmem, dying=dying,
+                          growth=growth, floor_growth=floor_growth, per_cg=per_cg[n], kmem=kmem, dying=dying,
                           ours=ours, theirs=theirs,
                           peer_per_cg=peer * 1e3 / cgroups if peer else None)
     head = ['cgroups', 'floor ms', 'cold ms', 'warm ms', 'collect ms', 'peer ms', 'cold/floor',
@@ -112,8 +124,8 @@ def verdicts(layout, s):
     big = s[n]
     mark = lambda ok: 'met' if ok else 'NOT met'
     out = []
-    if big['warm'] and big['floor']:
-        r = big['warm'] / big['floor']
+    if big['warm_floor']:
+        r = big['warm_floor']
         best = big['warm_min'] / big['floor_min']
         out.append(f'warm cgacctd/floor at {n}: {r:.2f} (<= 1.1: {mark(r <= 1.1)}); '
                    f'fastest round over fastest round: {best:.2f}')
@@ -124,7 +136,8 @@ def verdicts(layout, s):
                f'(<= 64 MiB: {mark(big["kmem"][0] != "-" and int(big["kmem"][0]) <= 65536)})')
     if big['growth']:
         out.append(f'cost per cgroup at {n} vs the size before: {big["growth"]:.2f}x '
-                   f'(<= 1.3: {mark(big["growth"] <= 1.3)})')
+                   f'(<= 1.3: {mark(big["growth"] <= 1.3)}); the floor\'s own: '
+                   f'{big["floor_growth"]:.2f}x')
     if big['rss'] is not None:
         out.append(f'peak RSS at {n}: {big["rss"]:.1f} MiB (<= 32: {mark(big["rss"] <= 32)})')
     if big['peer_per_cg'] and big['ours'] and big['theirs']:
@@ -167,8 +180,8 @@ def main():
     last = []
     for layout, s in summaries.items():
         n = max(s) if s else None
-        if n and s[n]['warm'] and s[n]['floor']:
-            last.append((s[n]['warm'] / s[n]['floor'], layout, n))
+        if n and s[n]['warm_floor']:
+            last.append((s[n]['warm_floor'], layout, n))
     if last:
         worst = max(last)
         each = ', '.join(f'{l} {r:.2f}' for r, l, _ in last)
