@@ -143,6 +143,24 @@ static int store_keyed(int idx, struct span value, uint64_t *values, uint64_t *f
 }
 
 /*
+ * The first word of a line, as span_next_word() gives it. Kernel lines are
+ * "key value", and most keys of memory.stat are not wanted: memchr() finds
+ * the key's end faster than a byte loop, which is left for anything else.
+ */
+static bool next_key(struct span *line, struct span *ret_key)
+{
+	const char *sp = line->len > 0 && !span_is_blank(line->ptr[0])
+			     ? memchr(line->ptr, ' ', line->len)
+			     : NULL;
+
+	if (!sp || memchr(line->ptr, '\t', (size_t)(sp - line->ptr)))
+		return span_next_word(line, ret_key);
+	*ret_key = span_make(line->ptr, (size_t)(sp - line->ptr));
+	*line = span_make(sp, line->len - ret_key->len);
+	return true;
+}
+
+/*
  * "key value" per line (memory.stat, cpu.stat, memory.events, pids.events...).
  * values[i] receives the value of keys[i]; bit i of *ret_found says it was
  * present. A known key twice or with a non-number is -EBADMSG: the format
@@ -162,7 +180,7 @@ int parse_flat_keyed(const char *buf, size_t len, const char *const *keys, size_
 		struct span key, value, extra;
 		int idx;
 
-		if (!span_next_word(&line, &key))
+		if (!next_key(&line, &key))
 			continue;
 		idx = key_index(&table, key);
 		if (idx < 0)
