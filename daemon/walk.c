@@ -46,6 +46,7 @@ struct level {
 	size_t path_len;    /* length of the walk path up to this level */
 	struct child *kids; /* sorted by id; valid while listed */
 	size_t n_kids;
+	nlink_t nlink; /* from the fstat that checked the entry; 0 until known */
 	bool listed;
 };
 
@@ -141,13 +142,17 @@ static bool is_subdir(int dirfd, const struct dirent *de)
 /*
  * cgroupfs (kernfs), like tmpfs and ext4, counts a directory's
  * subdirectories in its link count: 2 is a leaf, and most cgroups are
- * leaves. Listing one means reading its ~70 entries for nothing.
+ * leaves. Listing one means reading its ~70 entries for nothing. The
+ * count comes from the fstat that checked the cgroup on entry, or is read
+ * here for the root and for levels a new step revalidated.
  */
-static bool is_leaf(int fd)
+static bool is_leaf(struct level *l)
 {
 	struct stat st;
 
-	return fstat(fd, &st) == 0 && st.st_nlink == 2;
+	if (l->nlink == 0 && fstat(l->fd, &st) == 0)
+		l->nlink = st.st_nlink;
+	return l->nlink == 2;
 }
 
 static int list_kids(struct walk *w, struct level *l)
@@ -157,7 +162,7 @@ static int list_kids(struct walk *w, struct level *l)
 	int r;
 
 	level_forget_kids(l);
-	if (is_leaf(l->fd)) {
+	if (is_leaf(l)) {
 		l->listed = true;
 		return 0;
 	}
@@ -210,8 +215,8 @@ static int list_kids(struct walk *w, struct level *l)
 	return 0;
 }
 
-/* Takes ownership of fd. */
-static int push_level(struct walk *w, int fd, const struct child *c)
+/* Takes ownership of fd; nlink is its link count. */
+static int push_level(struct walk *w, int fd, nlink_t nlink, const struct child *c)
 {
 	_cleanup_close_ int owned = fd;
 	struct level *l;
@@ -230,7 +235,7 @@ static int push_level(struct walk *w, int fd, const struct child *c)
 	if (!name)
 		return -ENOMEM;
 	l = &w->stack[++w->depth];
-	*l = (struct level){.fd = TAKE_FD(owned), .id = c->id, .name = name};
+	*l = (struct level){.fd = TAKE_FD(owned), .id = c->id, .name = name, .nlink = nlink};
 	strbuf_putc(&w->path, '/');
 	strbuf_puts(&w->path, c->name);
 	l->path_len = w->path.len;
@@ -280,7 +285,7 @@ static int enter_child_after(struct walk *w, size_t lvl, uint64_t after)
 			w->errors++;
 			continue;
 		}
-		r = push_level(w, TAKE_FD(fd), c);
+		r = push_level(w, TAKE_FD(fd), st.st_nlink, c);
 		return r < 0 ? r : 1;
 	}
 	return 0;
@@ -319,8 +324,10 @@ static int advance(struct walk *w)
  */
 static void revalidate(struct walk *w)
 {
-	for (size_t i = 0; i <= w->depth; i++)
+	for (size_t i = 0; i <= w->depth; i++) {
 		level_forget_kids(&w->stack[i]);
+		w->stack[i].nlink = 0; /* children may have come since it was read */
+	}
 
 	for (size_t i = 1; i <= w->depth; i++) {
 		uint64_t id;
