@@ -7,9 +7,10 @@
  *
  * A cgroup that disappears while being read is dropped and counted, never
  * reported as an error: removal races are normal on a busy host. Since a
- * missing file looks the same as a removed cgroup, a failed or empty read
- * is confirmed by checking that cgroup.procs, which every cgroup has on v1
- * and v2, is still there.
+ * missing file looks the same as a removed cgroup, a cgroup with any file
+ * missing is confirmed by checking that cgroup.procs, which every cgroup
+ * has on v1 and v2, is still there. One whose files were all there was
+ * alive when its last file was read, and its record is whole.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,9 +58,11 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 {
 	struct collect_run *run = userdata;
 	struct cgroup_record *rec = &run->rec;
+	unsigned absent = 0;
 	struct reader_ctx ctx = {
 	    .dirfd = e->fd,
 	    .buf = &run->buf,
+	    .absent = &absent,
 	    .rec = rec,
 	    .devnames = &run->devnames,
 	    .hugetlb = &run->hugetlb,
@@ -96,7 +99,7 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 		else if (r < 0)
 			run->snap->collectors[i].errors++;
 	}
-	if (vanished || cgroup_gone(e->fd))
+	if (!vanished && absent > 0 && cgroup_gone(e->fd))
 		vanished = true;
 	if (run->opts->on_visit)
 		run->opts->on_visit(run->opts->userdata, run->h->name, e->path, e->id, !vanished);

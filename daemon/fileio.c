@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -13,22 +14,26 @@
 #include "util.h"
 
 /*
- * Reads until EOF rather than trusting st_size: seq_file-backed cgroup files
- * report 0 or 4096 whatever their content. The result is NUL-terminated for
- * convenience, but parsers only look at (buf, len). The buffer keeps its
- * size across reads, so a collection reading ~30 files per cgroup does not
- * allocate for each.
+ * st_size is no guide: seq_file-backed cgroup files report 0 or 4096
+ * whatever their content. The result is NUL-terminated for convenience, but
+ * parsers only look at (buf, len). The buffer keeps its size across reads,
+ * so a collection reading ~30 files per cgroup does not allocate for each.
+ *
+ * With one_piece, a read that leaves room in the buffer is taken as the
+ * whole file, which saves the second read() that would only return 0. That
+ * holds for cgroup control files and sysfs attributes: kernfs generates the
+ * whole content as one seq_file record before copying any of it out, and a
+ * record never splits across reads except where the reader's buffer is
+ * full. Multi-record files (/proc/self/mountinfo, cgroup.procs) can stop
+ * short at a page boundary and must be read to EOF. For regular files a
+ * short read is EOF anyway.
  */
-int read_file_into(int dirfd, const char *name, struct readbuf *rb, size_t *ret_len)
+static int read_fd(int fd, struct readbuf *rb, bool one_piece, size_t *ret_len)
 {
-	_cleanup_close_ int fd = -1;
 	size_t len = 0;
 
-	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-
 	for (;;) {
+		size_t room;
 		ssize_t n;
 
 		if (len + 1 >= rb->cap) {
@@ -44,20 +49,30 @@ int read_file_into(int dirfd, const char *name, struct readbuf *rb, size_t *ret_
 			rb->cap = cap;
 		}
 
-		n = read(fd, rb->data + len, rb->cap - len - 1);
+		room = rb->cap - len - 1;
+		n = read(fd, rb->data + len, room);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		if (n == 0)
-			break;
 		len += (size_t)n;
+		if (n == 0 || (one_piece && (size_t)n < room))
+			break;
 	}
 
 	rb->data[len] = '\0';
 	*ret_len = len;
 	return 0;
+}
+
+int read_file_into(int dirfd, const char *name, struct readbuf *rb, size_t *ret_len)
+{
+	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -errno;
+	return read_fd(fd, rb, true, ret_len);
 }
 
 void readbuf_done(struct readbuf *rb)
@@ -68,9 +83,13 @@ void readbuf_done(struct readbuf *rb)
 
 int read_file_at(int dirfd, const char *name, char **ret, size_t *ret_len)
 {
+	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	struct readbuf rb = {0};
-	int r = read_file_into(dirfd, name, &rb, ret_len);
+	int r;
 
+	if (fd < 0)
+		return -errno;
+	r = read_fd(fd, &rb, false, ret_len);
 	if (r < 0) {
 		readbuf_done(&rb);
 		return r;

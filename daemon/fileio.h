@@ -14,7 +14,9 @@ struct readbuf {
 	size_t cap;
 };
 
+/* A cgroup control file or sysfs attribute, which the kernel hands out in one piece. */
 int read_file_into(int dirfd, const char *name, struct readbuf *rb, size_t *ret_len);
 void readbuf_done(struct readbuf *rb);
+/* Any file, read to EOF, into a new buffer. */
 int read_file_at(int dirfd, const char *name, char **ret, size_t *ret_len);
 int opendir_at(int dirfd, DIR **ret);

@@ -29,8 +29,10 @@ int reader_read(const struct reader_ctx *c, const char *file, const char **ret, 
 {
 	int r = read_file_into(c->dirfd, file, c->buf, ret_len);
 
-	if (r == -ENOENT)
+	if (r == -ENOENT) {
+		(*c->absent)++;
 		return 0;
+	}
 	if (r < 0)
 		return r;
 	*ret = c->buf->data;

@@ -31,6 +31,7 @@ struct hugetlb_sizes {
 struct reader_ctx {
 	int dirfd;	     /* the cgroup's directory */
 	struct readbuf *buf; /* what reader_read() returns lives here until the next read */
+	unsigned *absent;    /* counts files found missing: the cgroup itself may be gone */
 	struct cgroup_record *rec;
 	struct devnames *devnames;
 	struct hugetlb_sizes *hugetlb; /* NULL: list the directory for every cgroup */

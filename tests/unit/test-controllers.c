@@ -87,7 +87,9 @@ static struct cgroup_record read_dir(const char *path, const struct controller *
 	struct cgroup_record rec = {0};
 	struct fake_sysfs sys;
 	struct readbuf buf = {0};
+	unsigned absent = 0;
 	struct reader_ctx ctx = {.buf = &buf,
+				 .absent = &absent,
 				 .rec = &rec,
 				 .per_cpu = per_cpu,
 				 .clock_ticks = 100,
@@ -441,7 +443,8 @@ static void test_blkio_names_by_symlink_or_number(void)
 	struct cgroup_record rec = {0};
 	struct fake_sysfs sys;
 	struct readbuf buf = {0};
-	struct reader_ctx ctx = {.buf = &buf, .rec = &rec, .devnames = &sys.devnames};
+	unsigned absent = 0;
+	struct reader_ctx ctx = {.buf = &buf, .absent = &absent, .rec = &rec, .devnames = &sys.devnames};
 
 	fake_sysfs_init(&sys);
 	file_write(dir, "io.stat", "254:16 wbytes=4096\n254:32 wbytes=8192\n");
@@ -467,7 +470,8 @@ static void test_pids_limit_failures_from_events_and_max_is_absent(void)
 	char *dir = tmpdir_make();
 	struct cgroup_record rec = {0};
 	struct readbuf buf = {0};
-	struct reader_ctx ctx = {.buf = &buf, .rec = &rec};
+	unsigned absent = 0;
+	struct reader_ctx ctx = {.buf = &buf, .absent = &absent, .rec = &rec};
 
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
@@ -509,15 +513,30 @@ static void test_every_reader_treats_missing_files_as_not_collected(void)
 	struct cgroup_record rec = {0};
 	struct devnames dn = {.dirfd = -1};
 	struct readbuf buf = {0};
-	struct reader_ctx ctx = {
-	    .buf = &buf, .rec = &rec, .devnames = &dn, .per_cpu = true, .clock_ticks = 100};
+	unsigned absent = 0, before;
+	struct reader_ctx ctx = {.buf = &buf,
+				 .absent = &absent,
+				 .rec = &rec,
+				 .devnames = &dn,
+				 .per_cpu = true,
+				 .clock_ticks = 100};
 
 	ctx.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/*
+	 * Each missing file is counted, so that the collection asks whether
+	 * the cgroup itself is gone (hugetlb finds no sizes and reads none).
+	 */
 	for (size_t i = 0; i < n_controllers; i++) {
+		bool reads = controllers[i] != &controller_hugetlb;
+
+		before = absent;
 		if (controllers[i]->read_v1)
 			ASSERT_EQ(controllers[i]->read_v1(&ctx), 0);
+		ASSERT_TRUE(!controllers[i]->read_v1 || !reads || absent > before);
+		before = absent;
 		if (controllers[i]->read_v2)
 			ASSERT_EQ(controllers[i]->read_v2(&ctx), 0);
+		ASSERT_TRUE(!controllers[i]->read_v2 || !reads || absent > before);
 	}
 	ASSERT_EQ(rec.n_samples, 0);
 	close(ctx.dirfd);
@@ -531,7 +550,8 @@ static void test_malformed_file_is_an_error_not_a_value(void)
 	char *dir = tmpdir_make();
 	struct cgroup_record rec = {0};
 	struct readbuf buf = {0};
-	struct reader_ctx ctx = {.buf = &buf, .rec = &rec};
+	unsigned absent = 0;
+	struct reader_ctx ctx = {.buf = &buf, .absent = &absent, .rec = &rec};
 
 	file_write(dir, "pids.current", "3 4\n");
 	ctx.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
