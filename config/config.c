@@ -89,6 +89,7 @@ struct config *config_default(void)
 	c->listen[0] = (struct listen_address){.port = CONFIG_PORT_DEFAULT, .family = AF_UNSPEC};
 	c->n_listen = 1;
 	c->controllers = CONFIG_CONTROLLER_ALL;
+	c->keep_open_files = CONFIG_KEEP_OPEN_FILES_DEFAULT;
 	c->naming = CONFIG_NAMING_NATIVE;
 	c->log_level = LOG_INFO;
 	return TAKE_PTR(c);
@@ -128,6 +129,7 @@ bool config_equal(const struct config *a, const struct config *b)
 	       strv_equal(a->exclude, b->exclude) && a->max_depth == b->max_depth &&
 	       a->controllers == b->controllers && a->per_cpu == b->per_cpu &&
 	       a->min_interval_usec == b->min_interval_usec && a->max_series == b->max_series &&
+	       a->keep_open_files == b->keep_open_files &&
 	       a->naming == b->naming && a->log_level == b->log_level;
 }
 
@@ -279,6 +281,7 @@ static const struct yconf_key config_keys[] = {
     {"per_cpu", yconf_parse_bool, FIELD(per_cpu)},
     {"min_interval", yconf_parse_duration, FIELD(min_interval_usec)},
     {"max_series", yconf_parse_u64, FIELD(max_series)},
+    {"keep_open_files", yconf_parse_u64, FIELD(keep_open_files)},
     {"naming", parse_naming, FIELD(naming)},
     {"web_config_file", parse_web_config_file, FIELD(web_config_file)},
     {"log_level", parse_log_level, FIELD(log_level)},

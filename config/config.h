@@ -25,6 +25,8 @@
  * Linux's ephemeral range (32768-60999) and absent from /etc/services.
  */
 #define CONFIG_PORT_DEFAULT 19753
+/* About 48 MiB of kernel memory at most: see keep_open_files in cgacctd.yml(5). */
+#define CONFIG_KEEP_OPEN_FILES_DEFAULT 10000
 
 /*
  * One bit per controller name accepted in `controllers:`: the v1 ones are
@@ -53,6 +55,7 @@ struct config {
 	bool per_cpu;		    /* per-CPU CPU time series */
 	uint64_t min_interval_usec; /* scrapes closer than this get the last snapshot */
 	uint64_t max_series;	    /* 0 = no cap */
+	uint64_t keep_open_files;   /* cgroup files held open between collections */
 	enum config_naming naming;
 	char *web_config_file;	/* relative to the config file; NULL = plain HTTP */
 	struct web_config *web; /* loaded from web_config_file, NULL without one */

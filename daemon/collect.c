@@ -63,6 +63,7 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 	    .dirfd = e->fd,
 	    .buf = &run->buf,
 	    .absent = &absent,
+	    .held = run->opts->held,
 	    .rec = rec,
 	    .devnames = &run->devnames,
 	    .hugetlb = &run->hugetlb,
@@ -77,6 +78,8 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 			       run->h->path + (run->opts->root ? strlen(run->opts->root) : 0),
 			       e->path, e->depth))
 		return 0;
+	if (run->opts->held)
+		ctx.held_cgroup = held_files_cgroup(run->opts->held, run->h->path, e->id);
 	rec->hierarchy = run->h_index;
 	rec->n_samples = 0;
 	rec->path = strdup(e->path);
@@ -104,6 +107,8 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 	if (run->opts->on_visit)
 		run->opts->on_visit(run->opts->userdata, run->h->name, e->path, e->id, !vanished);
 	if (vanished) {
+		if (ctx.held_cgroup)
+			held_cgroup_drop(run->opts->held, ctx.held_cgroup);
 		run->snap->vanished++;
 		r = 0;
 		goto out;
@@ -209,6 +214,8 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 	r = read_layout(o, &l);
 	if (r < 0)
 		return r;
+	if (o->held)
+		held_files_begin(o->held);
 	r = snapshot_init(&s, &l);
 	if (r >= 0) {
 		count_unmounted(o, &l, &s);
@@ -225,6 +232,10 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 			s.collectors[n_controllers].errors++;
 			r = 0;
 		}
+	}
+	if (o->held) {
+		held_files_end(o->held);
+		s.held_files = held_files_count(o->held);
 	}
 	if (r >= 0)
 		r = snapshot_finalize(&s);

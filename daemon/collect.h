@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "heldfiles.h"
 #include "snapshot.h"
 
 /*
@@ -44,6 +45,7 @@ struct collect_options {
 	 * cgacct_collector_success; one never mounted is simply not collected.
 	 */
 	unsigned *mounted_controllers;
+	struct held_files *held; /* may be NULL: files to keep open between collections */
 };
 
 int collect_snapshot(const struct collect_options *o, struct snapshot *ret);

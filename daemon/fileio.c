@@ -27,8 +27,12 @@
  * full. Multi-record files (/proc/self/mountinfo, cgroup.procs) can stop
  * short at a page boundary and must be read to EOF. For regular files a
  * short read is EOF anyway.
+ *
+ * With at_zero the reads are preads from offset 0: seq_file starts over
+ * when asked for offset 0, so a file kept open is read afresh without
+ * being opened again.
  */
-static int read_fd(int fd, struct readbuf *rb, bool one_piece, size_t *ret_len)
+static int read_fd(int fd, struct readbuf *rb, bool one_piece, bool at_zero, size_t *ret_len)
 {
 	size_t len = 0;
 
@@ -50,7 +54,8 @@ static int read_fd(int fd, struct readbuf *rb, bool one_piece, size_t *ret_len)
 		}
 
 		room = rb->cap - len - 1;
-		n = read(fd, rb->data + len, room);
+		n = at_zero ? pread(fd, rb->data + len, room, (off_t)len)
+			    : read(fd, rb->data + len, room);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -72,7 +77,17 @@ int read_file_into(int dirfd, const char *name, struct readbuf *rb, size_t *ret_
 
 	if (fd < 0)
 		return -errno;
-	return read_fd(fd, rb, true, ret_len);
+	return read_fd_into(fd, rb, ret_len);
+}
+
+int read_fd_into(int fd, struct readbuf *rb, size_t *ret_len)
+{
+	return read_fd(fd, rb, true, false, ret_len);
+}
+
+int reread_fd_into(int fd, struct readbuf *rb, size_t *ret_len)
+{
+	return read_fd(fd, rb, true, true, ret_len);
 }
 
 void readbuf_done(struct readbuf *rb)
@@ -89,7 +104,7 @@ int read_file_at(int dirfd, const char *name, char **ret, size_t *ret_len)
 
 	if (fd < 0)
 		return -errno;
-	r = read_fd(fd, &rb, false, ret_len);
+	r = read_fd(fd, &rb, false, false, ret_len);
 	if (r < 0) {
 		readbuf_done(&rb);
 		return r;

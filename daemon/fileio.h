@@ -16,6 +16,9 @@ struct readbuf {
 
 /* A cgroup control file or sysfs attribute, which the kernel hands out in one piece. */
 int read_file_into(int dirfd, const char *name, struct readbuf *rb, size_t *ret_len);
+/* The same for a cgroup file just opened, and again for one kept open (from offset 0). */
+int read_fd_into(int fd, struct readbuf *rb, size_t *ret_len);
+int reread_fd_into(int fd, struct readbuf *rb, size_t *ret_len);
 void readbuf_done(struct readbuf *rb);
 /* Any file, read to EOF, into a new buffer. */
 int read_file_at(int dirfd, const char *name, char **ret, size_t *ret_len);

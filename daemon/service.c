@@ -18,11 +18,13 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "collection.h"
+#include "heldfiles.h"
 #include "http.h"
 #include "listen.h"
 #include "service.h"
@@ -36,11 +38,60 @@ struct service {
 	pthread_mutex_t config_lock; /* the collection reads cfg from HTTP threads */
 	struct config *cfg;
 	unsigned mounted_controllers; /* under config_lock; see collect_options */
+	struct held_files *held;      /* under config_lock; NULL: hold none */
+	uint64_t held_wanted;	      /* the keep_open_files it was made for */
 	struct scrape *scrape;
 	struct http_server *http;
 	int *sd_fds; /* from socket activation, owned here; MHD gets duplicates */
 	size_t n_sd_fds;
 };
+
+/* Descriptors kept free of held files: HTTP connections, the walk, sysfs. */
+#define FD_RESERVE (HTTP_CONNECTION_LIMIT_DEFAULT + 256)
+
+/*
+ * How many files to hold for keep_open_files: what the open-file limit
+ * leaves after the reserve, the soft limit raised to the hard one first
+ * (the unit's LimitNOFILE= sets both; its seccomp filter forbids raising).
+ */
+static size_t held_budget(struct service *s, uint64_t wanted)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)wanted + FD_RESERVE;
+
+	if (wanted == 0 || getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 0;
+	if (rl.rlim_cur < need && rl.rlim_cur < rl.rlim_max) {
+		struct rlimit raised = {.rlim_cur = need < rl.rlim_max ? need : rl.rlim_max,
+					.rlim_max = rl.rlim_max};
+
+		if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+			rl = raised;
+	}
+	if (rl.rlim_cur >= need)
+		return (size_t)wanted;
+	log_notice(s->log,
+		   "keep_open_files: holding %llu files, not %llu: the open-file limit is %llu "
+		   "(raise LimitNOFILE=)",
+		   rl.rlim_cur > FD_RESERVE ? (unsigned long long)(rl.rlim_cur - FD_RESERVE) : 0ull,
+		   (unsigned long long)wanted, (unsigned long long)rl.rlim_cur);
+	return rl.rlim_cur > FD_RESERVE ? (size_t)(rl.rlim_cur - FD_RESERVE) : 0;
+}
+
+/* Follows keep_open_files; a reload that changes it starts over, closing all. */
+static void held_configure(struct service *s, uint64_t wanted)
+{
+	size_t budget;
+
+	if (s->held_wanted == wanted)
+		return;
+	held_files_free(s->held);
+	s->held = NULL;
+	s->held_wanted = wanted;
+	budget = held_budget(s, wanted);
+	if (budget > 0 && held_files_new(budget, &s->held) < 0)
+		log_warning(s->log, "cannot keep files open: %s", strerror(ENOMEM));
+}
 
 /* The scrape callback: one collection with the current configuration. */
 static int collect(void *userdata, struct snapshot *ret)
@@ -52,6 +103,8 @@ static int collect(void *userdata, struct snapshot *ret)
 	pthread_mutex_lock(&s->config_lock);
 	collection_options(s->cfg, s->cli, &o);
 	o.mounted_controllers = &s->mounted_controllers;
+	held_configure(s, s->cfg->keep_open_files);
+	o.held = s->held;
 	r = collect_snapshot(&o, ret);
 	pthread_mutex_unlock(&s->config_lock);
 	if (r < 0)
@@ -300,6 +353,7 @@ int service_run(const struct cli *cli, struct config *cfg, struct log_target *lo
 	}
 	http_server_free(s.http);
 	scrape_free(s.scrape);
+	held_files_free(s.held);
 	for (size_t i = 0; i < s.n_sd_fds; i++)
 		close(s.sd_fds[i]);
 	free(s.sd_fds);

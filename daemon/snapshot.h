@@ -60,6 +60,7 @@ struct snapshot {
 	struct hierarchy_status *hierarchies;
 	size_t n_hierarchies;
 	uint64_t vanished;
+	uint64_t held_files; /* kept open for the next collection (heldfiles.h) */
 	uint64_t duration_ns;
 };
 

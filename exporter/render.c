@@ -283,6 +283,11 @@ static void render_self(struct strbuf *b, enum render_format f, const struct sna
 		      "Cgroups removed while the collection was reading them.", FAMILY_GAUGE);
 	strbuf_printf(b, "cgacct_cgroups_vanished %" PRIu64 "\n", s->vanished);
 
+	render_header(b, f, "cgacct_held_files",
+		      "Cgroup files kept open for the next collection (keep_open_files).",
+		      FAMILY_GAUGE);
+	strbuf_printf(b, "cgacct_held_files %" PRIu64 "\n", s->held_files);
+
 	render_header(b, f, "cgacct_series_limit_hit",
 		      "1 if max_series cut cgroups from this exposition.", FAMILY_GAUGE);
 	strbuf_printf(b, "cgacct_series_limit_hit %d\n", kept < s->n_records);

@@ -10,6 +10,7 @@
 
 #include "controller.h"
 #include "fileio.h"
+#include "heldfiles.h"
 #include "parse.h"
 #include "util.h"
 
@@ -27,7 +28,8 @@
  */
 int reader_read(const struct reader_ctx *c, const char *file, const char **ret, size_t *ret_len)
 {
-	int r = read_file_into(c->dirfd, file, c->buf, ret_len);
+	int r = c->held_cgroup ? held_read(c->held, c->held_cgroup, c->dirfd, file, c->buf, ret_len)
+			       : read_file_into(c->dirfd, file, c->buf, ret_len);
 
 	if (r == -ENOENT) {
 		(*c->absent)++;

@@ -16,6 +16,8 @@
 #include "snapshot.h"
 
 struct devnames;
+struct held_cgroup;
+struct held_files;
 struct readbuf;
 
 /* Huge page sizes as cgroup files spell them ("2MB"), learnt once per collection. */
@@ -29,9 +31,11 @@ struct hugetlb_sizes {
 };
 
 struct reader_ctx {
-	int dirfd;	     /* the cgroup's directory */
-	struct readbuf *buf; /* what reader_read() returns lives here until the next read */
-	unsigned *absent;    /* counts files found missing: the cgroup itself may be gone */
+	int dirfd;		 /* the cgroup's directory */
+	struct readbuf *buf;	 /* what reader_read() returns lives here until the next read */
+	unsigned *absent;	 /* counts files found missing: the cgroup itself may be gone */
+	struct held_files *held; /* files kept open across collections, or NULL */
+	struct held_cgroup *held_cgroup; /* this cgroup's; NULL: open every file */
 	struct cgroup_record *rec;
 	struct devnames *devnames;
 	struct hugetlb_sizes *hugetlb; /* NULL: list the directory for every cgroup */

@@ -55,8 +55,10 @@ settled_dying() {
 }
 
 cgacctd_pid=
+# The open-file limit cgacctd.service sets (LimitNOFILE=), so that cgacctd
+# holds as many files as keep_open_files says by default.
 start_cgacctd() {
-	cgacctd --listen "127.0.0.1:$port" 2>>/tmp/cgacctd.log &
+	(ulimit -n 16384 && exec cgacctd --listen "127.0.0.1:$port") 2>>/tmp/cgacctd.log &
 	cgacctd_pid=$!
 	tries=300
 	until httpget "$port" / 1 >/dev/null 2>&1; do
@@ -106,8 +108,9 @@ for n in $sizes; do
 	httpget "$port" /metrics 1 | sed "s/^/R cold $n /"
 	round=0
 	while [ $round -lt "$rounds" ]; do
-		step "round $round: floor, cgacctd, systemd-cgtop"
+		step "round $round: floors, cgacctd, systemd-cgtop"
 		floor /tmp/cgacctd.files 1 | sed -n "s/^ns /R floor $n /p"
+		floor /tmp/cgacctd.files 1 one-piece | sed -n "s/^ns /R floor1 $n /p"
 		httpget "$port" /metrics 1 | sed "s/^/R warm $n /"
 		if [ $peer_rc -eq 0 ]; then
 			timeit 1 systemd-cgtop -b -n 1 --depth=64 | sed "s/^/R peer $n /"
@@ -118,6 +121,8 @@ for n in $sizes; do
 	# The collection alone (walk, read, parse), as cgacctd reports it.
 	echo "R collect $n $(wget -q -O - "http://127.0.0.1:$port/metrics" |
 		awk '$1 == "cgacct_collection_duration_seconds" { print $2 }')"
+	echo "R held $n $(wget -q -O - "http://127.0.0.1:$port/metrics" |
+		awk '$1 == "cgacct_held_files" { print $2 }')"
 	echo "R kernel_mem $n $(($(meminfo_kib Slab) - slab0)) $((avail0 - $(meminfo_kib MemAvailable)))"
 	echo "R rss $n $(awk '$1 == "VmHWM:" { print $2 }' "/proc/$cgacctd_pid/status")"
 	stop_cgacctd

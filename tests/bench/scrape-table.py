@@ -78,7 +78,11 @@ def layout_table(layout, f):
         ours = f['files_cgacctd'][n][0] if n in f['files_cgacctd'] else None
         theirs = f['files_cgtop'][n][0] if n in f['files_cgtop'] else None
         floors = [float(r[0]) for r in f['floor'][n]]
+        floors1 = [float(r[0]) for r in f['floor1'][n]]
+        floor1 = statistics.median(floors1) / 1e6 if floors1 else None
         warm_floor = paired(field(f['warm'][n], 'ns'), floors)
+        warm_floor1 = paired(field(f['warm'][n], 'ns'), floors1)
+        held = f['held'][n][0][0] if f['held'].get(n) else '-'
         warm_peer = paired(field(f['warm'][n], 'ns'), field(f['peer'][n], 'ns'))
         per_cg[n] = warm * 1e3 / cgroups if warm else None
         floor_per_cg[n] = floor * 1e3 / cgroups
@@ -88,26 +92,27 @@ def layout_table(layout, f):
             growth = per_cg[n] / per_cg[smaller[-1]]
             floor_growth = floor_per_cg[n] / floor_per_cg[smaller[-1]]
         rows.append([
-            str(n), fmt(floor), fmt(cold), fmt(warm), fmt(collect), fmt(peer),
-            fmt(ratio(cold, floor), '.2f'), fmt(warm_floor, '.2f'),
+            str(n), fmt(floor), fmt(floor1), fmt(cold), fmt(warm), fmt(collect), fmt(peer),
+            fmt(ratio(cold, floor), '.2f'), fmt(warm_floor, '.2f'), fmt(warm_floor1, '.2f'),
             fmt(warm_peer, '.2f'), fmt(per_cg[n]), fmt(growth, '.2f'),
             fmt(rss), fmt(body[0] / MIB if body else None, '.2f'),
             fmt(gz[0] / MIB if gz else None, '.2f'),
             ours[0] if ours else '-', theirs[0] if theirs else '-',
-            f'{kmem[0]}', f'{dying[1]}/{dying[2]}',
+            held, f'{kmem[0]}', f'{dying[1]}/{dying[2]}',
         ])
         fastest = lambda rows: min(field(rows, 'ns')) / 1e6 if field(rows, 'ns') else None
         summary[n] = dict(floor=floor, cold=cold, warm=warm, peer=peer, rss=rss,
-                          warm_floor=warm_floor,
+                          warm_floor=warm_floor, warm_floor1=warm_floor1, held=held,
                           floor_min=min(float(r[0]) for r in f['floor'][n]) / 1e6,
                           warm_min=fastest(f['warm'][n]),
                           peer_min=fastest(f['peer'][n]) if n in f['peer'] else None,
                           growth=growth, floor_growth=floor_growth, per_cg=per_cg[n], kmem=kmem, dying=dying,
                           ours=ours, theirs=theirs,
                           peer_per_cg=peer * 1e3 / cgroups if peer else None)
-    head = ['cgroups', 'floor ms', 'cold ms', 'warm ms', 'collect ms', 'peer ms', 'cold/floor',
-            'warm/floor', 'warm/peer', 'us/cgroup', 'growth', 'RSS MiB', 'body MiB',
-            'gzip MiB', 'files/cg', 'peer f/cg', 'slab KiB', 'dying w/o/with']
+    head = ['cgroups', 'floor ms', 'floor1 ms', 'cold ms', 'warm ms', 'collect ms', 'peer ms',
+            'cold/floor', 'warm/floor', 'warm/floor1', 'warm/peer', 'us/cgroup', 'growth',
+            'RSS MiB', 'body MiB', 'gzip MiB', 'files/cg', 'peer f/cg', 'held', 'slab KiB',
+            'dying w/o/with']
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
     print(f'-- {layout} layout')
     print('  '.join(h.rjust(w) for h, w in zip(head, widths)))
@@ -129,10 +134,14 @@ def verdicts(layout, s):
         best = big['warm_min'] / big['floor_min']
         out.append(f'warm cgacctd/floor at {n}: {r:.2f} (<= 1.1: {mark(r <= 1.1)}); '
                    f'fastest round over fastest round: {best:.2f}')
+    if big['warm_floor1']:
+        out.append(f'warm cgacctd/one-piece floor at {n}: {big["warm_floor1"]:.2f} (the floor '
+                   f'reading each file as cgacctd does, without the read() that returns 0)')
     if big['cold'] and big['floor']:
         r = big['cold'] / big['floor']
         out.append(f'cold cgacctd/floor at {n}: {r:.2f} (<= 1.5: {mark(r <= 1.5)})')
-    out.append(f'kernel memory (Slab) grown while cgacctd ran at {n}: {big["kmem"][0]} KiB '
+    out.append(f'kernel memory (Slab) grown while cgacctd ran at {n}, holding {big["held"]} '
+               f'files open: {big["kmem"][0]} KiB '
                f'(<= 64 MiB: {mark(big["kmem"][0] != "-" and int(big["kmem"][0]) <= 65536)})')
     if big['growth']:
         out.append(f'cost per cgroup at {n} vs the size before: {big["growth"]:.2f}x '

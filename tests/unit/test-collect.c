@@ -4,6 +4,7 @@
  * three hierarchies, merge by path, dedup, rendering; then the cgacctd
  * binary (argv[1]) on the same tree must print the same exposition.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -121,22 +122,30 @@ static void check_exposition(const char *text)
 	free(seen_series);
 }
 
-static char *collect_and_render(const char *root, bool per_cpu)
+/* Of the fake tree at root, records is how many paths it has now. */
+static char *collect_and_render_held(const char *root, bool per_cpu, struct held_files *held,
+				     size_t records)
 {
 	char *mi;
-	struct collect_options o = {.root = root, .per_cpu = per_cpu};
+	struct collect_options o = {.root = root, .per_cpu = per_cpu, .held = held};
 	struct snapshot s;
 	struct strbuf out = {0};
 
 	ASSERT_TRUE(asprintf(&mi, "%s/mountinfo", root) >= 0);
 	o.mountinfo = mi;
 	ASSERT_EQ(collect_snapshot(&o, &s), 0);
-	ASSERT_EQ(s.n_records, 3); /* "/", "/a" and the weird one, merged across hierarchies */
+	ASSERT_EQ(s.n_records, records);
 	s.duration_ns = 0;
 	ASSERT_EQ(render_prometheus(&s, CGACCT_VERSION, &out), 0);
 	snapshot_free(&s);
 	free(mi);
 	return out.buf;
+}
+
+static char *collect_and_render(const char *root, bool per_cpu)
+{
+	/* "/", "/a" and the weird one, merged across hierarchies */
+	return collect_and_render_held(root, per_cpu, NULL, 3);
 }
 
 static void test_hybrid_tree_merges_paths_and_v1_wins_duplicates(void)
@@ -217,6 +226,84 @@ static void test_unmounted_controller_fails_its_collector_until_back(void)
 	free(root);
 }
 
+static size_t open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	size_t n = 0;
+
+	ASSERT_TRUE(d != NULL);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+static void expect_held_line(const char *text, size_t held)
+{
+	char line[64];
+
+	snprintf(line, sizeof(line), "cgacct_held_files %zu", held);
+	ASSERT_TRUE(has_line(text, line));
+}
+
+/*
+ * Files kept open are read afresh from the start, as many as the budget
+ * allows, and closed as soon as a collection finds their cgroup gone. A
+ * new cgroup under a removed one's name is a new identity and gets its own.
+ */
+static void test_held_files_reread_and_closed_with_their_cgroup(void)
+{
+	char *root = fake_hybrid_tree(), *mem, *text;
+	size_t fds = open_fds(), all;
+	struct held_files *h;
+
+	ASSERT_TRUE(asprintf(&mem, "%s/sys/fs/cgroup/memory", root) >= 0);
+	ASSERT_EQ(held_files_new(1000, &h), 0);
+	free(collect_and_render_held(root, false, h, 3));
+	all = held_files_count(h);
+	ASSERT_TRUE(all > 10);
+	ASSERT_EQ(open_fds(), fds + all);
+
+	/* rewritten in place, as the kernel's content changes under an open file */
+	file_write(mem, WEIRD "/memory.usage_in_bytes", "8192\n");
+	text = collect_and_render_held(root, false, h, 3);
+	ASSERT_TRUE(has_line(
+	    text, "cgroup_memory_usage_bytes{cgroup=\"/sp ace\\\"q\\\\b\\n\xc3\xbc\"} 8192"));
+	expect_held_line(text, all);
+	free(text);
+
+	dir_remove(mem, WEIRD);
+	make_cgroup(mem, WEIRD, NULL, "16\n");
+	file_write(mem, WEIRD "/memory.usage_in_bytes", "1234\n");
+	text = collect_and_render_held(root, false, h, 3);
+	ASSERT_TRUE(has_line(
+	    text, "cgroup_memory_usage_bytes{cgroup=\"/sp ace\\\"q\\\\b\\n\xc3\xbc\"} 1234"));
+	ASSERT_TRUE(has_line(
+	    text, "cgroup_info{cgroup=\"/sp ace\\\"q\\\\b\\n\xc3\xbc\",hierarchy=\"memory\","
+		  "serial=\"16\"} 1"));
+	ASSERT_EQ(held_files_count(h), all);
+	ASSERT_EQ(open_fds(), fds + all);
+	free(text);
+
+	dir_remove(mem, WEIRD);
+	free(collect_and_render_held(root, false, h, 2));
+	ASSERT_TRUE(held_files_count(h) < all);
+	ASSERT_EQ(open_fds(), fds + held_files_count(h));
+	held_files_free(h);
+	ASSERT_EQ(open_fds(), fds);
+
+	ASSERT_EQ(held_files_new(5, &h), 0);
+	text = collect_and_render_held(root, false, h, 2);
+	ASSERT_EQ(held_files_count(h), 5);
+	ASSERT_EQ(open_fds(), fds + 5);
+	expect_held_line(text, 5);
+	free(text);
+	held_files_free(h);
+	free(mem);
+	tmpdir_remove(root);
+	free(root);
+}
+
 /* The binary prints what the library renders (duration aside). */
 static void test_cgacctd_once_prints_the_same_exposition(const char *cgacctd)
 {
@@ -270,6 +357,7 @@ int main(int argc, char **argv)
 	ASSERT_TRUE(argc >= 2);
 	RUN(test_hybrid_tree_merges_paths_and_v1_wins_duplicates);
 	RUN(test_unmounted_controller_fails_its_collector_until_back);
+	RUN(test_held_files_reread_and_closed_with_their_cgroup);
 	test_cgacctd_once_prints_the_same_exposition(argv[1]);
 	printf("ok test_cgacctd_once_prints_the_same_exposition\n");
 	if (argc > 2) {

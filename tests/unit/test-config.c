@@ -58,6 +58,7 @@ static void test_default_file_equals_embedded_default(void)
 	ASSERT_TRUE(d->include[1] == NULL && d->exclude[0] == NULL && d->cgroup_roots[0] == NULL);
 	ASSERT_EQ(d->controllers, CONFIG_CONTROLLER_ALL);
 	ASSERT_TRUE(!d->per_cpu && d->max_depth == 0 && d->max_series == 0);
+	ASSERT_EQ_U64(d->keep_open_files, CONFIG_KEEP_OPEN_FILES_DEFAULT);
 	ASSERT_EQ_U64(d->min_interval_usec, 0);
 	ASSERT_EQ(d->naming, CONFIG_NAMING_NATIVE);
 	ASSERT_EQ(d->log_level, LOG_INFO);
@@ -108,6 +109,7 @@ static void test_full_file_sets_every_key(void)
 	ASSERT_TRUE(c->per_cpu);
 	ASSERT_EQ_U64(c->min_interval_usec, 90000000);
 	ASSERT_EQ_U64(c->max_series, 100000);
+	ASSERT_EQ_U64(c->keep_open_files, 250);
 	ASSERT_EQ(c->naming, CONFIG_NAMING_CADVISOR);
 	ASSERT_EQ(c->log_level, LOG_DEBUG);
 	/* Relative to the config file, and loaded along with it. */

@@ -136,6 +136,10 @@ static void sample_snapshot_done(struct snapshot *s)
 	"them.\n"                                                                                  \
 	"# TYPE cgacct_cgroups_vanished gauge\n"                                                   \
 	"cgacct_cgroups_vanished 1\n"                                                              \
+	"# HELP cgacct_held_files Cgroup files kept open for the next collection "                 \
+	"(keep_open_files).\n"                                                                     \
+	"# TYPE cgacct_held_files gauge\n"                                                         \
+	"cgacct_held_files 0\n"                                                                    \
 	"# HELP cgacct_series_limit_hit 1 if max_series cut cgroups from this exposition.\n"       \
 	"# TYPE cgacct_series_limit_hit gauge\n"
 

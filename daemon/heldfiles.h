@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cgroup files kept open from one collection to the next and read again
+ * from offset 0, up to a budget of open files.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct readbuf;
+struct held_files;
+struct held_cgroup;
+
+int held_files_new(size_t budget, struct held_files **ret);
+void held_files_free(struct held_files *h);
+size_t held_files_count(const struct held_files *h);
+
+/* Brackets one collection: files of cgroups not visited in it are closed at its end. */
+void held_files_begin(struct held_files *h);
+void held_files_end(struct held_files *h);
+
+/*
+ * The held files of one cgroup, by hierarchy mount point and walk identity
+ * (serial or inode number, never reused), created empty on first sight.
+ * NULL only when out of memory: the cgroup is then read without holding.
+ */
+struct held_cgroup *held_files_cgroup(struct held_files *h, const char *hierarchy, uint64_t id);
+
+/* Closes a cgroup's files now: it was removed. */
+void held_cgroup_drop(struct held_files *h, struct held_cgroup *c);
+
+/*
+ * read_file_into() for a file of cgroup c, whose directory is dirfd: from
+ * the held descriptor if there is one, else opened and, within the budget,
+ * held. A held file of a removed cgroup reads -ENODEV.
+ */
+int held_read(struct held_files *h, struct held_cgroup *c, int dirfd, const char *name,
+	      struct readbuf *rb, size_t *ret_len);
