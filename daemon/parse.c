@@ -14,15 +14,24 @@ int parse_u64(struct span s, uint64_t *ret)
 {
 	uint64_t v = 0;
 
+	/* 19 digits always fit: only longer numbers pay for the overflow check. */
+	size_t i, safe = s.len < 19 ? s.len : 19;
+
 	if (s.len == 0)
 		return -EINVAL;
-	for (size_t i = 0; i < s.len; i++) {
+	for (i = 0; i < safe; i++) {
 		unsigned d = (unsigned char)s.ptr[i] - '0';
 
 		if (d > 9)
 			return -EINVAL;
-		/* 19 digits always fit: only longer numbers pay for the check. */
-		if (i >= 19 && v > (UINT64_MAX - d) / 10)
+		v = v * 10 + d;
+	}
+	for (; i < s.len; i++) {
+		unsigned d = (unsigned char)s.ptr[i] - '0';
+
+		if (d > 9)
+			return -EINVAL;
+		if (v > (UINT64_MAX - d) / 10)
 			return -ERANGE;
 		v = v * 10 + d;
 	}
@@ -102,32 +111,58 @@ int parse_single_s64(const char *buf, size_t len, int64_t *ret)
 }
 
 /*
- * memory.stat has ~50 lines and we want a dozen: comparing lengths first
- * rules out nearly every key without touching its bytes.
+ * memory.stat has ~45 lines and we want a dozen: keys are found through a
+ * small open-addressing table hashed on length and first and last byte,
+ * so that a line whose key is not wanted nearly always costs one probe
+ * into an empty slot, and a wanted one a single compare. The table has
+ * over twice KEYS_MAX slots, so probing always ends.
  */
+#define KEY_SLOTS 128
+
 struct key_table {
 	const char *const *keys;
 	size_t len[KEYS_MAX];
-	size_t n;
+	uint8_t slot[KEY_SLOTS]; /* 1 + index of a key, 0 for none */
 };
+
+static inline unsigned key_hash(const char *key, size_t len)
+{
+	return ((unsigned)len * 31u + (unsigned char)key[0] * 7u + (unsigned char)key[len - 1]) &
+	       (KEY_SLOTS - 1);
+}
 
 static int key_table_init(struct key_table *t, const char *const *keys, size_t n_keys)
 {
 	if (n_keys > KEYS_MAX)
 		return -E2BIG;
 	t->keys = keys;
-	t->n = n_keys;
-	for (size_t i = 0; i < n_keys; i++)
+	memset(t->slot, 0, sizeof(t->slot));
+	for (size_t i = 0; i < n_keys; i++) {
+		unsigned h;
+
 		t->len[i] = strlen(keys[i]);
+		if (t->len[i] == 0)
+			continue; /* no key is empty */
+		for (h = key_hash(keys[i], t->len[i]); t->slot[h]; h = (h + 1) & (KEY_SLOTS - 1))
+			;
+		t->slot[h] = (uint8_t)(i + 1);
+	}
 	return 0;
 }
 
-static int key_index(const struct key_table *t, struct span key)
+/* The index of key in the table, -1 if it is not there; the first of duplicates. */
+static inline int key_index(const struct key_table *t, struct span key)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (t->len[i] == key.len && memcmp(t->keys[i], key.ptr, key.len) == 0)
-			return (int)i;
-	return -1;
+	if (key.len == 0)
+		return -1;
+	for (unsigned h = key_hash(key.ptr, key.len);; h = (h + 1) & (KEY_SLOTS - 1)) {
+		unsigned i = t->slot[h];
+
+		if (i == 0)
+			return -1;
+		if (t->len[i - 1] == key.len && memcmp(t->keys[i - 1], key.ptr, key.len) == 0)
+			return (int)i - 1;
+	}
 }
 
 static int store_keyed(int idx, struct span value, uint64_t *values, uint64_t *found)
@@ -177,7 +212,7 @@ int parse_flat_keyed(const char *buf, size_t len, const char *const *keys, size_
 	if (r < 0)
 		return r;
 	while (span_next_line(&rest, &line)) {
-		struct span key, value, extra;
+		struct span key, value;
 		int idx;
 
 		if (!next_key(&line, &key))
@@ -185,7 +220,12 @@ int parse_flat_keyed(const char *buf, size_t len, const char *const *keys, size_
 		idx = key_index(&table, key);
 		if (idx < 0)
 			continue;
-		if (!span_next_word(&line, &value) || span_next_word(&line, &extra))
+		/*
+		 * The value is the rest of the line between blanks: a second word
+		 * leaves a blank inside it, which the number parser rejects.
+		 */
+		value = span_trim_blanks(line);
+		if (value.len == 0)
 			return -EBADMSG;
 		r = store_keyed(idx, value, values, &found);
 		if (r < 0)

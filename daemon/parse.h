@@ -66,6 +66,18 @@ static inline bool span_is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* s without leading and trailing blanks. */
+static inline struct span span_trim_blanks(struct span s)
+{
+	while (s.len > 0 && span_is_blank(*s.ptr)) {
+		s.ptr++;
+		s.len--;
+	}
+	while (s.len > 0 && span_is_blank(s.ptr[s.len - 1]))
+		s.len--;
+	return s;
+}
+
 /* Splits off one blank-separated word, skipping leading blanks. */
 static inline bool span_next_word(struct span *rest, struct span *ret_word)
 {

@@ -9,7 +9,7 @@
 
 #include "strbuf.h"
 
-static bool strbuf_reserve(struct strbuf *b, size_t extra)
+bool strbuf_reserve(struct strbuf *b, size_t extra)
 {
 	size_t need, cap;
 	char *p;
@@ -35,14 +35,6 @@ static bool strbuf_reserve(struct strbuf *b, size_t extra)
 	b->buf = p;
 	b->cap = cap;
 	return true;
-}
-
-char *strbuf_space(struct strbuf *b, size_t n)
-{
-	/* The common case stays a compare: the buffer has long reached its size. */
-	if (!b->failed && n < b->cap - b->len)
-		return b->buf + b->len;
-	return strbuf_reserve(b, n) ? b->buf + b->len : NULL;
 }
 
 /* Decimal without printf, two digits a division: the exposition prints a number on every line. */

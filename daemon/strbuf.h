@@ -18,12 +18,21 @@ struct strbuf {
 	bool failed;
 };
 
+/* Grows the buffer for extra more bytes and the NUL; false once it has failed. */
+bool strbuf_reserve(struct strbuf *b, size_t extra);
+
 /*
  * Room for n more bytes (and the NUL) at the end, to be filled and then
  * closed with strbuf_commit(); NULL once the buffer has failed. Renderers
- * that write a whole line at a time reserve once instead of per piece.
+ * that write a whole line at a time reserve once instead of per piece, and
+ * the common case stays one compare: the buffer has long reached its size.
  */
-char *strbuf_space(struct strbuf *b, size_t n);
+static inline char *strbuf_space(struct strbuf *b, size_t n)
+{
+	if (!b->failed && n < b->cap - b->len)
+		return b->buf + b->len;
+	return strbuf_reserve(b, n) ? b->buf + b->len : NULL;
+}
 
 static inline void strbuf_commit(struct strbuf *b, char *end)
 {

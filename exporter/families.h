@@ -28,6 +28,9 @@ struct family {
 
 extern const struct family families[_METRIC_MAX];
 
+/* The longest label and info_label names of a family, together (test-render checks). */
+#define FAMILY_LABEL_NAMES_MAX 32
+
 /*
  * The suffix a type's sample names carry: "_total", "_info" or "".
  * OpenMetrics names the family without it in "# TYPE" and "# HELP".

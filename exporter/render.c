@@ -143,10 +143,8 @@ static void render_sample(struct strbuf *b, const struct family *f, size_t name_
 {
 	const char *label = f->label ? sample_label(r, s) : "";
 	size_t label_len = strlen(label);
-	size_t label_names =
-	    (f->label ? strlen(f->label) : 0) + (f->info_label ? strlen(f->info_label) : 0);
-	char *p = strbuf_space(b, name_len + path->len + label_names + 2 * label_len + SCALED_MAX +
-				      SAMPLE_PUNCTUATION);
+	char *p = strbuf_space(b, name_len + path->len + FAMILY_LABEL_NAMES_MAX + 2 * label_len +
+				      SCALED_MAX + SAMPLE_PUNCTUATION);
 
 	if (!p)
 		return;

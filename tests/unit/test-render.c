@@ -48,6 +48,10 @@ static void test_every_metric_has_a_family_and_shared_names_are_adjacent(void)
 {
 	for (unsigned m = 0; m < _METRIC_MAX; m++) {
 		ASSERT_TRUE(families[m].name != NULL && families[m].help != NULL);
+		/* render_sample() reserves this much for them */
+		ASSERT_TRUE((families[m].label ? strlen(families[m].label) : 0) +
+				(families[m].info_label ? strlen(families[m].info_label) : 0) <=
+			    FAMILY_LABEL_NAMES_MAX);
 		ASSERT_EQ(strncmp(families[m].name, "cgroup_", 7), 0);
 		/* promtool: counters end in _total, nothing else does */
 		ASSERT_EQ(families[m].type == FAMILY_COUNTER,
