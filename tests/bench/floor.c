@@ -3,8 +3,12 @@
  * The scrape benchmark's floor: the kernel's cost of producing the files a
  * collector reads. Opens, reads to EOF and closes each file of LIST (as
  * filespy logged them, "F /path"; other lines are ignored), in order, with
- * no parsing and no allocation while timed. Files are opened relative to
- * their directory, as cgacctd does, so path lookup costs the same.
+ * no parsing and no allocation while timed.
+ *
+ * Files are opened relative to their directory, and each directory is
+ * opened once per pass, relative to its parent's when that is open (as
+ * cgacctd's walk opens cgroups), else by its whole path: a pass pays for
+ * one path component per directory, as cgacctd does, and never more.
  *
  * With "one-piece" a read that leaves room in the buffer ends the file, as
  * cgacctd reads cgroup files: this floor spares the read() that returns 0.
@@ -15,18 +19,30 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <search.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
-struct entry {
-	char *dir; /* NULL: same directory as the entry before */
+struct dir {
+	char *path;
+	long parent; /* index of the parent directory, -1 if not in the list */
+	const char *name; /* the last component, for openat() from the parent */
+	int fd;
+};
+
+struct file {
+	long dir;
 	char *name;
 };
 
 static char buf[1 << 16];
+static struct dir *dirs;
+static size_t n_dirs, cap_dirs;
 
 static unsigned long long now_ns(void)
 {
@@ -36,12 +52,53 @@ static unsigned long long now_ns(void)
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
-static size_t load(const char *list, struct entry **ret)
+static void *grow(void *v, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap ? 2 * *cap : 1024;
+	v = realloc(v, *cap * size);
+	if (!v)
+		exit(1);
+	return v;
+}
+
+/* The index of a directory seen before, or -1. */
+static long dir_find(const char *path)
+{
+	ENTRY *e = hsearch((ENTRY){.key = (char *)path}, FIND);
+
+	return e ? (long)(intptr_t)e->data : -1;
+}
+
+/* The index of path among the directories, added if new (untimed). */
+static long dir_index(const char *path)
+{
+	long i = dir_find(path);
+	char *slash;
+
+	if (i >= 0)
+		return i;
+	dirs = grow(dirs, &cap_dirs, n_dirs, sizeof(*dirs));
+	dirs[n_dirs] = (struct dir){.path = strdup(path), .parent = -1, .fd = -1};
+	if (!hsearch((ENTRY){.key = dirs[n_dirs].path, .data = (void *)(intptr_t)n_dirs}, ENTER))
+		exit(1);
+	slash = strrchr(dirs[n_dirs].path, '/');
+	if (slash && slash != dirs[n_dirs].path) {
+		*slash = '\0';
+		dirs[n_dirs].parent = dir_find(dirs[n_dirs].path);
+		*slash = '/';
+		dirs[n_dirs].name = slash + 1;
+	}
+	return (long)n_dirs++;
+}
+
+static size_t load(const char *list, struct file **ret)
 {
 	FILE *f = fopen(list, "re");
-	struct entry *v = NULL;
+	struct file *v = NULL;
 	size_t n = 0, cap = 0;
-	char *line = NULL, *last_dir = NULL;
+	char *line = NULL;
 	size_t line_cap = 0;
 	ssize_t len;
 
@@ -57,15 +114,8 @@ static size_t load(const char *list, struct entry **ret)
 		path[strcspn(path, "\n")] = '\0';
 		slash = strrchr(path, '/');
 		*slash = '\0';
-		if (n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			v = realloc(v, cap * sizeof(*v));
-			if (!v)
-				exit(1);
-		}
-		v[n].dir = NULL;
-		if (!last_dir || strcmp(last_dir, path) != 0)
-			last_dir = v[n].dir = strdup(*path ? path : "/");
+		v = grow(v, &cap, n, sizeof(*v));
+		v[n].dir = dir_index(*path ? path : "/");
 		v[n].name = strdup(slash + 1);
 		n++;
 	}
@@ -75,20 +125,23 @@ static size_t load(const char *list, struct entry **ret)
 	return n;
 }
 
-static void read_all(const struct entry *v, size_t n, int one_piece)
+static int dir_fd(long d)
 {
-	int dirfd = -1;
+	struct dir *x = &dirs[d];
 
+	if (x->fd < 0)
+		x->fd = x->parent >= 0 && dirs[x->parent].fd >= 0
+			    ? openat(dirs[x->parent].fd, x->name, O_PATH | O_DIRECTORY | O_CLOEXEC)
+			    : open(x->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return x->fd;
+}
+
+static void read_all(const struct file *v, size_t n, int one_piece)
+{
 	for (size_t i = 0; i < n; i++) {
+		int fd = openat(dir_fd(v[i].dir), v[i].name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 		ssize_t got;
-		int fd;
 
-		if (v[i].dir) {
-			if (dirfd >= 0)
-				close(dirfd);
-			dirfd = open(v[i].dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		}
-		fd = openat(dirfd, v[i].name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 		if (fd < 0)
 			continue;
 		do
@@ -96,22 +149,35 @@ static void read_all(const struct entry *v, size_t n, int one_piece)
 		while (got == (ssize_t)sizeof(buf) || (!one_piece && got > 0));
 		close(fd);
 	}
-	if (dirfd >= 0)
-		close(dirfd);
+	for (size_t d = 0; d < n_dirs; d++) {
+		if (dirs[d].fd >= 0)
+			close(dirs[d].fd);
+		dirs[d].fd = -1;
+	}
 }
 
 int main(int argc, char **argv)
 {
-	struct entry *v;
+	struct rlimit rl = {.rlim_cur = 1 << 20, .rlim_max = 1 << 20};
+	int one_piece = argc == 4 && strcmp(argv[3], "one-piece") == 0;
+	struct file *v;
 	size_t n;
 	long rounds;
-	int one_piece = argc == 4 && strcmp(argv[3], "one-piece") == 0;
 
 	if (argc < 3 || argc > 4 || (argc == 4 && !one_piece) || (rounds = atol(argv[2])) <= 0) {
 		fprintf(stderr, "usage: floor LIST ROUNDS [one-piece]\n");
 		return 2;
 	}
+	if (!hcreate(1 << 21))
+		return 1;
 	n = load(argv[1], &v);
+	/* every directory of the tree stays open for a pass (root may raise the limit) */
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0 && getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur < n_dirs + 16) {
+		fprintf(stderr, "floor: %zu directories, but only %llu open files\n", n_dirs,
+			(unsigned long long)rl.rlim_cur);
+		return 1;
+	}
 	printf("files %zu\n", n);
 	for (long r = 0; r < rounds; r++) {
 		unsigned long long start = now_ns();

@@ -61,7 +61,9 @@ start_cgacctd() {
 	(ulimit -n 16384 && exec cgacctd --listen "127.0.0.1:$port") 2>>/tmp/cgacctd.log &
 	cgacctd_pid=$!
 	tries=300
-	until httpget "$port" / 1 >/dev/null 2>&1; do
+	# Ready once it answers; a path it does not serve (404) collects
+	# nothing, unlike / and /metrics, so the first scrape stays cold.
+	until httpget "$port" /ready 1 >/dev/null 2>&1; do
 		tries=$((tries - 1))
 		[ $tries -gt 0 ] || { echo "cgacctd did not come up"; cat /tmp/cgacctd.log; exit 1; }
 		sleep 0.1
