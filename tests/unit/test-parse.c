@@ -24,6 +24,62 @@ static void test_u64_rejects_everything_but_plain_decimal(void)
 	ASSERT_EQ_U64(v, 123);
 }
 
+/* The obvious parser, every digit checked for overflow, to hold parse_u64() against. */
+static int reference_u64(const char *p, size_t len, uint64_t *ret)
+{
+	uint64_t v = 0;
+
+	if (len == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return -EINVAL;
+		if (v > (UINT64_MAX - (uint64_t)(p[i] - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (uint64_t)(p[i] - '0');
+	}
+	*ret = v;
+	return 0;
+}
+
+/*
+ * Every length up to 21 digits, with every non-digit neighbour of '0' and
+ * '9' ('/', ':', and bytes differing in the high nibble) at every position,
+ * and digit strings from a fixed pseudo-random sequence.
+ */
+static void test_u64_matches_a_parser_checking_every_digit(void)
+{
+	static const char bad[] = {'/', ':', ' ', '\n', '\0', 'a', 'p', 'y', (char)0xb0, '?', ';'};
+	uint64_t seed = 0x9e3779b97f4a7c15, got, want;
+	char digits[22];
+
+	for (size_t len = 1; len <= 21; len++) {
+		for (int round = 0; round < 200; round++) {
+			for (size_t i = 0; i < len; i++) {
+				seed = seed * 6364136223846793005u + 1442695040888963407u;
+				digits[i] = (char)('0' + (seed >> 33) % 10);
+			}
+			if (round == 0)
+				memset(digits, '9', len);
+			if (round == 1)
+				memset(digits, '0', len);
+			ASSERT_EQ(parse_u64(span_make(digits, len), &got),
+				  reference_u64(digits, len, &want));
+			if (reference_u64(digits, len, &want) == 0)
+				ASSERT_EQ_U64(got, want);
+		}
+		for (size_t pos = 0; pos < len; pos++)
+			for (size_t b = 0; b < sizeof(bad); b++) {
+				memset(digits, '5', len);
+				digits[pos] = bad[b];
+				/* -EINVAL, or -ERANGE when 20 digits come before the bad byte */
+				ASSERT_EQ(parse_u64(span_make(digits, len), &got),
+					  reference_u64(digits, len, &want));
+				ASSERT_TRUE(pos >= 20 || reference_u64(digits, len, &want) == -EINVAL);
+			}
+	}
+}
+
 static void test_s64_accepts_minus_and_checks_both_bounds(void)
 {
 	int64_t v;
@@ -125,6 +181,7 @@ static void test_devnum_needs_both_numbers(void)
 int main(void)
 {
 	RUN(test_u64_rejects_everything_but_plain_decimal);
+	RUN(test_u64_matches_a_parser_checking_every_digit);
 	RUN(test_s64_accepts_minus_and_checks_both_bounds);
 	RUN(test_single_value_takes_max_and_one_trailing_newline);
 	RUN(test_flat_keyed_ignores_unknown_keys_and_reports_found);
