@@ -78,7 +78,8 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 			       run->h->path + (run->opts->root ? strlen(run->opts->root) : 0),
 			       e->path, e->depth))
 		return 0;
-	if (run->opts->held)
+	/* see heldfiles.c for why only the unified hierarchy's */
+	if (run->opts->held && run->h->unified)
 		ctx.held_cgroup = held_files_cgroup(run->opts->held, run->h->path, e->id);
 	rec->hierarchy = run->h_index;
 	rec->n_samples = 0;

@@ -16,6 +16,13 @@
  * identity, which is never reused, so a new cgroup under an old name
  * starts with none.
  *
+ * Only files of the unified (v2) hierarchy are held. An open file keeps its
+ * filesystem busy, and umount fails with EBUSY: nobody unmounts cgroup2
+ * under systemd, but v1 hierarchies are mounted and unmounted at run
+ * time, and cgacctd must not be what stops that. Permissions are checked
+ * at open, as anywhere in Unix: a held file stays readable to cgacctd if
+ * its mode changes later.
+ *
  * A cgroup's files are read in the same order every time, so the next
  * held file is found by comparing one name.
  */

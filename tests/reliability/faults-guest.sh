@@ -12,7 +12,9 @@
 #   sigkill     before-kill, then SIGKILL while a scrape's connection is open
 #               (kill-moment: the netstat line), restart at once, and the
 #               first answer (after-restart; restart.ms: how long it took)
-#   unreadable  demo/memlimit's memory.stat mode 000, then back
+#   unreadable  a new cgroup's memory.stat mode 000 before cgacctd sees it,
+#               then back (a file cgacctd already holds open stays
+#               readable to it, whatever its mode)
 #   unmounted   the v1 cpuacct hierarchy unmounted, then mounted again
 #   pressure    /pressure maps memory over its memory.high in a loop:
 #               baseline-N scrapes before, pressure-N while it presses
@@ -87,14 +89,17 @@ scrape after-restart
 kill $hammers
 
 echo "== unreadable"
-mode=$(stat -c %a "$v2/demo/memlimit/memory.stat")
-chmod 000 "$v2/demo/memlimit/memory.stat"
+mkdir "$v2/demo/unreadable"
+mode=$(stat -c %a "$v2/demo/unreadable/memory.stat")
+chmod 000 "$v2/demo/unreadable/memory.stat"
 scrape unreadable
-chmod "$mode" "$v2/demo/memlimit/memory.stat"
+chmod "$mode" "$v2/demo/unreadable/memory.stat"
 scrape readable-again
+rmdir "$v2/demo/unreadable"
 
 echo "== unmounted"
-# a collection holds the hierarchy's directories open for a moment
+# a collection holds the hierarchy's directories open for a moment (and
+# never a v1 file for longer: keep_open_files holds v2 files only)
 tries=50
 until umount /sys/fs/cgroup/cpuacct; do
 	tries=$((tries - 1))
