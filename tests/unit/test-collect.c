@@ -295,7 +295,8 @@ static void test_held_files_reread_and_closed_with_their_cgroup(void)
 	file_write(a, "cpu.pressure", "some total=3000000\nfull total=0\n");
 	text = collect_and_render_held(root, false, h, 3);
 	ASSERT_TRUE(has_line(text, A_CPU_WAITING "3"));
-	ASSERT_TRUE(has_line(text, "cgroup_info{cgroup=\"/a\",hierarchy=\"unified\",serial=\"17\"} 1"));
+	ASSERT_TRUE(
+	    has_line(text, "cgroup_info{cgroup=\"/a\",hierarchy=\"unified\",serial=\"17\"} 1"));
 	ASSERT_EQ(held_files_count(h), all);
 	ASSERT_EQ(open_fds(), fds + all);
 	free(text);

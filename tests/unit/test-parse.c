@@ -75,7 +75,8 @@ static void test_u64_matches_a_parser_checking_every_digit(void)
 				/* -EINVAL, or -ERANGE when 20 digits come before the bad byte */
 				ASSERT_EQ(parse_u64(span_make(digits, len), &got),
 					  reference_u64(digits, len, &want));
-				ASSERT_TRUE(pos >= 20 || reference_u64(digits, len, &want) == -EINVAL);
+				ASSERT_TRUE(pos >= 20 ||
+					    reference_u64(digits, len, &want) == -EINVAL);
 			}
 	}
 }
