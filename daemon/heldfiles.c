@@ -35,6 +35,7 @@
 
 #include "fileio.h"
 #include "heldfiles.h"
+#include "util.h"
 
 #define HIERARCHIES_MAX 32
 
@@ -48,7 +49,8 @@ struct held_cgroup {
 	unsigned hierarchy; /* index in held_files.hierarchies */
 	unsigned seen;	    /* generation of the last collection that visited it */
 	unsigned next;	    /* where the next read should find its file */
-	unsigned n, cap;
+	unsigned n;
+	size_t cap;
 	struct held_file *files;
 };
 
@@ -191,15 +193,9 @@ static int hierarchy_index(struct held_files *h, const char *path, unsigned *ret
 static struct held_cgroup *cgroup_add(struct held_files *h, size_t slot, uint64_t id,
 				      unsigned hierarchy)
 {
-	if (h->n_cgroups == h->cap_cgroups) {
-		size_t cap = h->cap_cgroups ? 2 * h->cap_cgroups : 256;
-		struct held_cgroup *bigger = realloc(h->cgroups, cap * sizeof(*bigger));
-
-		if (!bigger)
-			return NULL;
-		h->cgroups = bigger;
-		h->cap_cgroups = cap;
-	}
+	if (array_grow((void **)&h->cgroups, &h->cap_cgroups, h->n_cgroups + 1, sizeof(*h->cgroups),
+		       256) < 0)
+		return NULL;
 	h->cgroups[h->n_cgroups] = (struct held_cgroup){.id = id, .hierarchy = hierarchy};
 	h->slots[slot] = (uint32_t)++h->n_cgroups;
 	return &h->cgroups[h->n_cgroups - 1];
@@ -276,15 +272,8 @@ static bool hold(struct held_files *h, struct held_cgroup *c, const char *name, 
 	interned = intern(h, name);
 	if (!interned)
 		return false;
-	if (c->n == c->cap) {
-		unsigned cap = c->cap ? 2 * c->cap : 8;
-		struct held_file *bigger = realloc(c->files, cap * sizeof(*bigger));
-
-		if (!bigger)
-			return false;
-		c->files = bigger;
-		c->cap = cap;
-	}
+	if (array_grow((void **)&c->files, &c->cap, c->n + 1, sizeof(*c->files), 8) < 0)
+		return false;
 	c->files[c->n++] = (struct held_file){.name = interned, .fd = fd};
 	c->next = c->n;
 	h->count++;

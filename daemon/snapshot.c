@@ -12,23 +12,6 @@
 #include "snapshot.h"
 #include "util.h"
 
-static int grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
-{
-	size_t n = *cap ? *cap : first;
-	void *bigger;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	bigger = realloc(*p, n * size);
-	if (!bigger)
-		return -ENOMEM;
-	*p = bigger;
-	*cap = n;
-	return 0;
-}
-
 static int record_add_label(struct cgroup_record *r, const char *label, uint16_t *ret)
 {
 	size_t n = strlen(label) + 1;
@@ -38,7 +21,7 @@ static int record_add_label(struct cgroup_record *r, const char *label, uint16_t
 		return -ENAMETOOLONG;
 	if (r->labels_len + n > SAMPLE_NO_LABEL)
 		return -E2BIG;
-	e = grow((void **)&r->labels, &r->labels_cap, r->labels_len + n, 1, 256);
+	e = array_grow((void **)&r->labels, &r->labels_cap, r->labels_len + n, 1, 256);
 	if (e < 0)
 		return e;
 	memcpy(r->labels + r->labels_len, label, n);
@@ -52,7 +35,7 @@ int record_add(struct cgroup_record *r, enum metric m, const char *label, uint64
 	uint16_t offset = SAMPLE_NO_LABEL;
 	int e;
 
-	e = grow((void **)&r->samples, &r->cap, r->n_samples + 1, sizeof(*r->samples), 32);
+	e = array_grow((void **)&r->samples, &r->cap, r->n_samples + 1, sizeof(*r->samples), 32);
 	if (e >= 0 && label)
 		e = record_add_label(r, label, &offset);
 	if (e < 0)

@@ -59,6 +59,24 @@ static inline void fclosep(FILE **f)
 
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
 
+/* Room for need elements of size in *p, doubling *cap from first: 0 or -ENOMEM. */
+static inline int array_grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
+{
+	size_t n = *cap ? *cap : first;
+	void *bigger;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	bigger = realloc(*p, n * size);
+	if (!bigger)
+		return -ENOMEM;
+	*p = bigger;
+	*cap = n;
+	return 0;
+}
+
 /* ENOENT/ENODEV while reading a cgroup means it was removed under us. */
 static inline int errno_is_vanished(int r)
 {
