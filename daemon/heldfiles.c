@@ -12,7 +12,11 @@
  * of a removed cgroup (reads fail with ENODEV) and cgroup_rmdir goes on
  * whatever is open. The kernfs nodes and the buffer stay until the file is
  * closed, which happens as soon as a collection finds the cgroup gone:
- * reading ENODEV, or not visited by a walk. Files are held per cgroup
+ * not visited by a walk, or gone when a held file reads ENODEV. Disabling
+ * a controller in the parent's cgroup.subtree_control removes just that
+ * controller's files, which then read ENODEV too: such a file is closed
+ * and opened again, which tells the two apart (ENOENT for a missing file,
+ * and the collection checks the cgroup itself). Files are held per cgroup
  * identity, which is never reused, so a new cgroup under an old name
  * starts with none.
  *
@@ -280,15 +284,30 @@ static bool hold(struct held_files *h, struct held_cgroup *c, const char *name, 
 	return true;
 }
 
+/* Closes one held file whose kernfs node is gone, keeping the others in read order. */
+static void release(struct held_files *h, struct held_cgroup *c, struct held_file *f)
+{
+	size_t i = (size_t)(f - c->files);
+
+	close(f->fd);
+	memmove(f, f + 1, (c->n - i - 1) * sizeof(*f));
+	c->n--;
+	c->next = (unsigned)i;
+	h->count--;
+}
+
 int held_read(struct held_files *h, struct held_cgroup *c, int dirfd, const char *name,
 	      struct readbuf *rb, size_t *ret_len)
 {
 	struct held_file *f = find(c, name);
 	int fd, r;
 
-	/* ENODEV from a held file: the cgroup is gone, and the caller drops it */
-	if (f)
-		return reread_fd_into(f->fd, rb, ret_len);
+	if (f) {
+		r = reread_fd_into(f->fd, rb, ret_len);
+		if (r != -ENODEV)
+			return r;
+		release(h, c, f);
+	}
 	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -errno;

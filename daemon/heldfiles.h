@@ -33,7 +33,8 @@ void held_cgroup_drop(struct held_files *h, struct held_cgroup *c);
 /*
  * read_file_into() for a file of cgroup c, whose directory is dirfd: from
  * the held descriptor if there is one, else opened and, within the budget,
- * held. A held file of a removed cgroup reads -ENODEV.
+ * held. A held file whose node is gone is opened again: a removed cgroup
+ * then reads -ENOENT, as a missing file does.
  */
 int held_read(struct held_files *h, struct held_cgroup *c, int dirfd, const char *name,
 	      struct readbuf *rb, size_t *ret_len);

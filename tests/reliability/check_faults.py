@@ -138,6 +138,28 @@ def check_collector_fault(r, out, name, fault, back, broken, still):
     r.check("faults/%s-recovers" % name, not failing, "failing: %s" % (" ".join(failing) or "none"))
 
 
+def check_controller_disabled(r, out):
+    """A controller disabled above a cgroup removes its files, which cgacctd
+    may hold open: that cgroup stays exported, without those metrics."""
+    held, why = load(out, "ctl-held")
+    disabled, why_after = load(out, "ctl-disabled")
+    if held is None or disabled is None:
+        r.check("faults/controller-disabled", False, why or why_after)
+        return
+    usage = [exposition.value(f, "cgroup_memory_usage_bytes", cgroup="/ctl/child")
+             for f in (held, disabled)]
+    info = [any(l.get("cgroup") == "/ctl/child" for l, _ in f["cgroup_info"]["samples"])
+            for f in (held, disabled)]
+    r.check("faults/controller-disabled-cgroup-stays", all(info),
+            "cgroup_info of /ctl/child before and after: %s" % info)
+    r.check("faults/controller-disabled-drops-its-metrics",
+            usage[0] is not None and usage[1] is None, "memory usage %s -> %s" % tuple(usage))
+    vanished = exposition.value(disabled, "cgacct_cgroups_vanished")
+    failing = sorted(c for c, v in successes(disabled).items() if v != 1)
+    r.check("faults/controller-disabled-is-no-removal", vanished == 0 and not failing,
+            "vanished %s, failing: %s" % (vanished, " ".join(failing) or "none"))
+
+
 def check_pressure(r, out, table):
     base = [ms for n, (s, ms) in table.items() if n.startswith("baseline-") and s == 0]
     pressed = {n: v for n, v in table.items() if n.startswith("pressure-")}
@@ -169,6 +191,7 @@ def main(out):
     check_collector_fault(r, out, "unmounted-controller", "unmounted", "remounted", "cpuacct",
                           [("cgroup_memory_usage_bytes", {"cgroup": "/demo/memlimit"}),
                            memlimit_cpu])
+    check_controller_disabled(r, out)
     check_pressure(r, out, table)
     return 1 if r.failed else 0
 

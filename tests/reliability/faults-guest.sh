@@ -16,6 +16,9 @@
 #               then back (a file cgacctd already holds open stays
 #               readable to it, whatever its mode)
 #   unmounted   the v1 cpuacct hierarchy unmounted, then mounted again
+#   disabled    memory disabled in /ctl's cgroup.subtree_control while
+#               cgacctd holds /ctl/child's memory files open (ctl-held),
+#               which removes just those files (ctl-disabled)
 #   pressure    /pressure maps memory over its memory.high in a loop:
 #               baseline-N scrapes before, pressure-N while it presses
 set -u
@@ -109,6 +112,14 @@ done
 scrape unmounted
 mount -t cgroup -o cpuacct cgroup /sys/fs/cgroup/cpuacct || exit 1
 scrape remounted
+
+echo "== disabled"
+mkdir "$v2/ctl" "$v2/ctl/child"
+echo +memory >"$v2/ctl/cgroup.subtree_control"
+scrape ctl-held
+echo -memory >"$v2/ctl/cgroup.subtree_control"
+scrape ctl-disabled
+rmdir "$v2/ctl/child" "$v2/ctl"
 
 echo "== pressure"
 for i in 1 2 3 4 5; do scrape "baseline-$i"; done
