@@ -90,6 +90,8 @@ echo $(($(ms) - t0)) >"$out/restart.ms"
 scrape after-restart
 # shellcheck disable=SC2086 # one pid per word
 kill $hammers
+# a hammer's scrape still in flight would open the new cgroup's files first
+while pidof wget >/dev/null; do sleep 0.1; done
 
 echo "== unreadable"
 mkdir "$v2/demo/unreadable"
