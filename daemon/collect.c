@@ -122,15 +122,35 @@ out:
 	return r;
 }
 
+static int get_held_dir(void *userdata, uint64_t id, uint64_t ino)
+{
+	const struct collect_run *run = userdata;
+
+	return held_dir(run->opts->held, run->h->path, id, ino);
+}
+
+static bool keep_held_dir(void *userdata, uint64_t id, uint64_t ino, int fd)
+{
+	const struct collect_run *run = userdata;
+
+	return held_dir_keep(run->opts->held, run->h->path, id, ino, fd);
+}
+
 static int collect_hierarchy(struct collect_run *run)
 {
+	const struct walk_dirs held_dirs = {
+	    .get = get_held_dir,
+	    .keep = keep_held_dir,
+	    .userdata = run,
+	};
 	struct walk *w = NULL;
 	int fd, r;
 
 	fd = open(run->h->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	r = walk_new(fd, &w);
+	/* see heldfiles.c for why only the unified hierarchy's */
+	r = walk_new(fd, run->opts->held && run->h->unified ? &held_dirs : NULL, &w);
 	if (r < 0)
 		return r;
 	do
@@ -237,6 +257,7 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 	if (o->held) {
 		held_files_end(o->held);
 		s.held_files = held_files_count(o->held);
+		s.held_dirs = held_files_dirs(o->held);
 	}
 	if (r >= 0)
 		r = snapshot_finalize(&s);

@@ -50,46 +50,48 @@ struct service {
 #define FD_RESERVE (HTTP_CONNECTION_LIMIT_DEFAULT + 256)
 
 /*
- * How many files to hold for keep_open_files: what the open-file limit
+ * How many files and directories to hold for keep_open_files: files up to
+ * keep_open_files and directories with the rest of what the open-file limit
  * leaves after the reserve, the soft limit raised to the hard one first
  * (the unit's LimitNOFILE= sets both; its seccomp filter forbids raising).
  */
-static size_t held_budget(struct service *s, uint64_t wanted)
+static void held_budget(struct service *s, uint64_t wanted, size_t *ret_files, size_t *ret_dirs)
 {
 	struct rlimit rl;
-	rlim_t need = (rlim_t)wanted + FD_RESERVE;
+	rlim_t room;
 
+	*ret_files = *ret_dirs = 0;
 	if (wanted == 0 || getrlimit(RLIMIT_NOFILE, &rl) < 0)
-		return 0;
-	if (rl.rlim_cur < need && rl.rlim_cur < rl.rlim_max) {
-		struct rlimit raised = {.rlim_cur = need < rl.rlim_max ? need : rl.rlim_max,
-					.rlim_max = rl.rlim_max};
+		return;
+	if (rl.rlim_cur < rl.rlim_max) {
+		struct rlimit raised = {.rlim_cur = rl.rlim_max, .rlim_max = rl.rlim_max};
 
 		if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
 			rl = raised;
 	}
-	if (rl.rlim_cur >= need)
-		return (size_t)wanted;
-	log_notice(s->log,
-		   "keep_open_files: holding %llu files, not %llu: the open-file limit is %llu "
-		   "(raise LimitNOFILE=)",
-		   rl.rlim_cur > FD_RESERVE ? (unsigned long long)(rl.rlim_cur - FD_RESERVE) : 0ull,
-		   (unsigned long long)wanted, (unsigned long long)rl.rlim_cur);
-	return rl.rlim_cur > FD_RESERVE ? (size_t)(rl.rlim_cur - FD_RESERVE) : 0;
+	room = rl.rlim_cur > FD_RESERVE ? rl.rlim_cur - FD_RESERVE : 0;
+	if (room < wanted)
+		log_notice(s->log,
+			   "keep_open_files: holding %llu files, not %llu: the open-file limit is "
+			   "%llu (raise LimitNOFILE=)",
+			   (unsigned long long)room, (unsigned long long)wanted,
+			   (unsigned long long)rl.rlim_cur);
+	*ret_files = (size_t)(room < wanted ? room : wanted);
+	*ret_dirs = (size_t)(room - *ret_files);
 }
 
 /* Follows keep_open_files; a reload that changes it starts over, closing all. */
 static void held_configure(struct service *s, uint64_t wanted)
 {
-	size_t budget;
+	size_t files, dirs;
 
 	if (s->held_wanted == wanted)
 		return;
 	held_files_free(s->held);
 	s->held = NULL;
 	s->held_wanted = wanted;
-	budget = held_budget(s, wanted);
-	if (budget > 0 && held_files_new(budget, &s->held) < 0)
+	held_budget(s, wanted, &files, &dirs);
+	if (files > 0 && held_files_new(files, dirs, &s->held) < 0)
 		log_warning(s->log, "cannot keep files open: %s", strerror(ENOMEM));
 }
 

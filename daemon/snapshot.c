@@ -206,7 +206,6 @@ static int record_fold(struct cgroup_record *g, size_t n)
 	g[0].n_samples = g[0].cap = total;
 	g[0].labels = TAKE_PTR(labels);
 	g[0].labels_len = g[0].labels_cap = labels_len;
-	g[0].merged = true;
 	for (size_t k = 1; k < n; k++)
 		record_done(&g[k]);
 	return 0;

@@ -32,7 +32,6 @@ struct sample {
 struct cgroup_record {
 	char *path; /* relative to the hierarchy root, "/" for the root */
 	unsigned hierarchy;
-	bool merged; /* holds the samples of several hierarchies' records */
 	struct sample *samples;
 	size_t n_samples;
 	size_t cap;
@@ -61,6 +60,7 @@ struct snapshot {
 	size_t n_hierarchies;
 	uint64_t vanished;
 	uint64_t held_files; /* kept open for the next collection (heldfiles.h) */
+	uint64_t held_dirs;  /* cgroup directories, likewise */
 	uint64_t duration_ns;
 };
 

@@ -48,10 +48,12 @@ struct level {
 	size_t n_kids;
 	nlink_t nlink; /* from the fstat that checked the entry; 0 until known */
 	bool listed;
+	bool borrowed; /* fd belongs to walk_dirs */
 };
 
 struct walk {
-	struct level *stack; /* stack[depth] is the cursor */
+	const struct walk_dirs *dirs; /* or NULL */
+	struct level *stack;	      /* stack[depth] is the cursor */
 	size_t depth;
 	size_t cap;
 	struct strbuf path;
@@ -79,7 +81,8 @@ static void level_done(struct level *l)
 {
 	level_forget_kids(l);
 	free(l->name);
-	closep(&l->fd);
+	if (!l->borrowed)
+		closep(&l->fd);
 }
 
 static int read_serial_at(struct walk *w, int dirfd, const char *name, uint64_t *ret)
@@ -215,31 +218,35 @@ static int list_kids(struct walk *w, struct level *l)
 	return 0;
 }
 
-/* Takes ownership of fd; nlink is its link count. */
-static int push_level(struct walk *w, int fd, nlink_t nlink, const struct child *c)
+/* Takes ownership of fd unless borrowed; nlink is its link count. */
+static int push_level(struct walk *w, int fd, bool borrowed, nlink_t nlink, const struct child *c)
 {
-	_cleanup_close_ int owned = fd;
 	struct level *l;
-	char *name;
+	char *name = NULL;
 
 	if (w->depth + 1 == w->cap) {
 		size_t cap = w->cap * 2;
 		struct level *bigger = realloc(w->stack, cap * sizeof(*bigger));
 
 		if (!bigger)
-			return -ENOMEM;
+			goto nomem;
 		w->stack = bigger;
 		w->cap = cap;
 	}
 	name = strdup(c->name);
 	if (!name)
-		return -ENOMEM;
+		goto nomem;
 	l = &w->stack[++w->depth];
-	*l = (struct level){.fd = TAKE_FD(owned), .id = c->id, .name = name, .nlink = nlink};
+	*l = (struct level){
+	    .fd = fd, .id = c->id, .name = name, .nlink = nlink, .borrowed = borrowed};
 	strbuf_putc(&w->path, '/');
 	strbuf_puts(&w->path, c->name);
 	l->path_len = w->path.len;
 	return strbuf_status(&w->path);
+nomem:
+	if (!borrowed)
+		close(fd);
+	return -ENOMEM;
 }
 
 static void pop_level(struct walk *w)
@@ -250,11 +257,44 @@ static void pop_level(struct walk *w)
 }
 
 /*
+ * Opens child c of level l, or borrows its kept directory: the listing's
+ * inode number tells the cgroup listed from a newer one that took its name
+ * since, as kernfs never reuses inode numbers (see the top), so the serial
+ * read at listing time is not repeated here. Returns the link count.
+ */
+static int open_child(struct walk *w, const struct level *l, const struct child *c, int *ret_fd,
+		      bool *ret_borrowed, nlink_t *ret_nlink)
+{
+	const struct walk_dirs *dirs = w->dirs;
+	int fd = dirs ? dirs->get(dirs->userdata, c->id, c->ino) : -1;
+	bool borrowed = fd >= 0;
+	struct stat st;
+	int r;
+
+	if (!borrowed) {
+		fd = openat(l->fd, c->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+	}
+	/* also for a kept one: its link count moves as children come and go */
+	r = fstat(fd, &st) < 0 ? -errno : st.st_ino != c->ino ? -ENOENT : 0;
+	if (r < 0) {
+		if (!borrowed)
+			close(fd);
+		return r;
+	}
+	if (!borrowed && dirs)
+		borrowed = dirs->keep(dirs->userdata, c->id, c->ino, fd);
+	*ret_fd = fd;
+	*ret_borrowed = borrowed;
+	*ret_nlink = st.st_nlink;
+	return 0;
+}
+
+/*
  * Enters the first child of stack[lvl] with identity > after. A child that
  * disappeared since the listing, or whose name now belongs to a newer
- * cgroup, counts as vanished and is skipped. The newer cgroup is told by
- * its inode number, which kernfs never reuses (see the top), so the serial
- * read at listing time is not repeated here.
+ * cgroup, counts as vanished and is skipped.
  */
 static int enter_child_after(struct walk *w, size_t lvl, uint64_t after)
 {
@@ -268,15 +308,13 @@ static int enter_child_after(struct walk *w, size_t lvl, uint64_t after)
 	}
 	for (size_t i = 0; i < l->n_kids; i++) {
 		const struct child *c = &l->kids[i];
-		_cleanup_close_ int fd = -1;
-		struct stat st;
+		bool borrowed = false;
+		nlink_t nlink = 0;
+		int fd = -1;
 
 		if (c->id <= after)
 			continue;
-		fd = openat(l->fd, c->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		r = fd < 0 || fstat(fd, &st) < 0 ? -errno : 0;
-		if (r == 0 && st.st_ino != c->ino)
-			r = -ENOENT;
+		r = open_child(w, l, c, &fd, &borrowed, &nlink);
 		if (errno_is_vanished(r) || r == -ENOTDIR) {
 			w->vanished++;
 			continue;
@@ -285,7 +323,7 @@ static int enter_child_after(struct walk *w, size_t lvl, uint64_t after)
 			w->errors++;
 			continue;
 		}
-		r = push_level(w, TAKE_FD(fd), st.st_nlink, c);
+		r = push_level(w, fd, borrowed, nlink, c);
 		return r < 0 ? r : 1;
 	}
 	return 0;
@@ -385,7 +423,7 @@ int walk_step(struct walk *w, size_t budget, walk_visit_fn visit, void *userdata
 	return 1;
 }
 
-int walk_new(int root_fd, struct walk **ret)
+int walk_new(int root_fd, const struct walk_dirs *dirs, struct walk **ret)
 {
 	_cleanup_close_ int fd = root_fd;
 	struct walk *w;
@@ -394,6 +432,7 @@ int walk_new(int root_fd, struct walk **ret)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
+	w->dirs = dirs;
 	w->cap = 16;
 	w->stack = calloc(w->cap, sizeof(*w->stack));
 	if (!w->stack) {

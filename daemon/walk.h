@@ -22,7 +22,21 @@ struct walk_entry {
 
 typedef int (*walk_visit_fn)(void *userdata, const struct walk_entry *e);
 
-int walk_new(int root_fd, struct walk **ret);
+/*
+ * Optional: directories kept open from one walk to the next. Before opening
+ * a child the walk asks get() for it by identity and by the inode number
+ * its parent lists (-1: none kept); a directory it did open is offered to
+ * keep(), which returns whether it took it. Either way the walk then only
+ * borrows the descriptor.
+ */
+struct walk_dirs {
+	int (*get)(void *userdata, uint64_t id, uint64_t ino);
+	bool (*keep)(void *userdata, uint64_t id, uint64_t ino, int fd);
+	void *userdata;
+};
+
+/* dirs may be NULL; it must outlive the walk. */
+int walk_new(int root_fd, const struct walk_dirs *dirs, struct walk **ret);
 int walk_step(struct walk *w, size_t budget, walk_visit_fn visit, void *userdata);
 uint64_t walk_vanished(const struct walk *w);
 unsigned walk_errors(const struct walk *w);

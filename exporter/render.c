@@ -285,6 +285,10 @@ static void render_self(struct strbuf *b, enum render_format f, const struct sna
 		      "Cgroup files kept open for the next collection (keep_open_files).",
 		      FAMILY_GAUGE);
 	strbuf_printf(b, "cgacct_held_files %" PRIu64 "\n", s->held_files);
+	render_header(b, f, "cgacct_held_directories",
+		      "Cgroup directories kept open for the next collection (keep_open_files).",
+		      FAMILY_GAUGE);
+	strbuf_printf(b, "cgacct_held_directories %" PRIu64 "\n", s->held_dirs);
 
 	render_header(b, f, "cgacct_series_limit_hit",
 		      "1 if max_series cut cgroups from this exposition.", FAMILY_GAUGE);

@@ -58,7 +58,7 @@ cgacctd_pid=
 # The open-file limit cgacctd.service sets (LimitNOFILE=), so that cgacctd
 # holds as many files as keep_open_files says by default.
 start_cgacctd() {
-	(ulimit -n 16384 && exec cgacctd --listen "127.0.0.1:$port") 2>>/tmp/cgacctd.log &
+	(ulimit -n 65536 && exec cgacctd --listen "127.0.0.1:$port") 2>>/tmp/cgacctd.log &
 	cgacctd_pid=$!
 	tries=300
 	# Ready once it answers; a path it does not serve (404) collects
@@ -124,7 +124,8 @@ for n in $sizes; do
 	echo "R collect $n $(wget -q -O - "http://127.0.0.1:$port/metrics" |
 		awk '$1 == "cgacct_collection_duration_seconds" { print $2 }')"
 	echo "R held $n $(wget -q -O - "http://127.0.0.1:$port/metrics" |
-		awk '$1 == "cgacct_held_files" { print $2 }')"
+		awk '$1 == "cgacct_held_files" { f = $2 } $1 == "cgacct_held_directories" { d = $2 }
+			END { print f, d }')"
 	echo "R kernel_mem $n $(($(meminfo_kib Slab) - slab0)) $((avail0 - $(meminfo_kib MemAvailable)))"
 	echo "R rss $n $(awk '$1 == "VmHWM:" { print $2 }' "/proc/$cgacctd_pid/status")"
 	stop_cgacctd

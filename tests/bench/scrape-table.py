@@ -82,7 +82,7 @@ def layout_table(layout, f):
         floor1 = statistics.median(floors1) / 1e6 if floors1 else None
         warm_floor = paired(field(f['warm'][n], 'ns'), floors)
         warm_floor1 = paired(field(f['warm'][n], 'ns'), floors1)
-        held = f['held'][n][0][0] if f['held'].get(n) else '-'
+        held = '+'.join(f['held'][n][0][:2]) if f['held'].get(n) else '-'
         warm_peer = paired(field(f['warm'][n], 'ns'), field(f['peer'][n], 'ns'))
         per_cg[n] = warm * 1e3 / cgroups if warm else None
         floor_per_cg[n] = floor * 1e3 / cgroups
@@ -141,7 +141,7 @@ def verdicts(layout, s):
         r = big['cold'] / big['floor']
         out.append(f'cold cgacctd/floor at {n}: {r:.2f} (<= 1.5: {mark(r <= 1.5)})')
     out.append(f'kernel memory (Slab) grown while cgacctd ran at {n}, holding {big["held"]} '
-               f'files open: {big["kmem"][0]} KiB '
+               f'files+directories open: {big["kmem"][0]} KiB '
                f'(<= 64 MiB: {mark(big["kmem"][0] != "-" and int(big["kmem"][0]) <= 65536)})')
     if big['growth']:
         out.append(f'cost per cgroup at {n} vs the size before: {big["growth"]:.2f}x '

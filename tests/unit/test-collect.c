@@ -266,7 +266,8 @@ static size_t files_in(const char *dir)
  * allows, only on the unified hierarchy (a held file would keep a v1
  * hierarchy from being unmounted), and closed as soon as a collection
  * finds their cgroup gone. A new cgroup under a removed one's name is a
- * new identity and gets files of its own.
+ * new identity and gets files and a directory of its own. Directories
+ * have their own budget.
  */
 static void test_held_files_reread_and_closed_with_their_cgroup(void)
 {
@@ -276,12 +277,13 @@ static void test_held_files_reread_and_closed_with_their_cgroup(void)
 
 	ASSERT_TRUE(asprintf(&v2, "%s/sys/fs/cgroup/unified", root) >= 0);
 	ASSERT_TRUE(asprintf(&a, "%s/a", v2) >= 0);
-	ASSERT_EQ(held_files_new(1000, &h), 0);
+	ASSERT_EQ(held_files_new(1000, 1000, &h), 0);
 	free(collect_and_render_held(root, false, h, 3));
 	all = held_files_count(h);
 	/* v2's /a alone: its v1 twins in cpu,cpuacct and memory are not held */
 	ASSERT_TRUE(all > 10 && all <= files_in(a));
-	ASSERT_EQ(open_fds(), fds + all);
+	ASSERT_EQ(held_files_dirs(h), 1); /* /a's: the walk opens the root afresh */
+	ASSERT_EQ(open_fds(), fds + all + 1);
 
 	/* rewritten in place, as the kernel's content changes under an open file */
 	file_write(a, "cpu.pressure", "some total=2000000\nfull total=0\n");
@@ -298,20 +300,23 @@ static void test_held_files_reread_and_closed_with_their_cgroup(void)
 	ASSERT_TRUE(
 	    has_line(text, "cgroup_info{cgroup=\"/a\",hierarchy=\"unified\",serial=\"17\"} 1"));
 	ASSERT_EQ(held_files_count(h), all);
-	ASSERT_EQ(open_fds(), fds + all);
+	ASSERT_EQ(held_files_dirs(h), 1);
+	ASSERT_EQ(open_fds(), fds + all + 1);
 	free(text);
 
 	dir_remove(v2, "a");
 	free(collect_and_render_held(root, false, h, 3)); /* /a lives on in v1 */
 	ASSERT_TRUE(held_files_count(h) < all);
+	ASSERT_EQ(held_files_dirs(h), 0);
 	ASSERT_EQ(open_fds(), fds + held_files_count(h));
 	held_files_free(h);
 	ASSERT_EQ(open_fds(), fds);
 
 	make_cgroup(v2, "a", "v2", "18\n");
-	ASSERT_EQ(held_files_new(5, &h), 0);
+	ASSERT_EQ(held_files_new(5, 0, &h), 0);
 	text = collect_and_render_held(root, false, h, 3);
 	ASSERT_EQ(held_files_count(h), 5);
+	ASSERT_EQ(held_files_dirs(h), 0);
 	ASSERT_EQ(open_fds(), fds + 5);
 	expect_held_line(text, 5);
 	free(text);

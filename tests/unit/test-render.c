@@ -41,6 +41,17 @@ static void test_scaled_values_are_exact_decimals(void)
 	ASSERT_STREQ(scaled(&b, 100, 1), "100");
 	ASSERT_STREQ(scaled(&b, 1005, 1), "1005");
 	ASSERT_STREQ(scaled(&b, 10000000000000000000u, 1), "10000000000000000000");
+	/* The length is counted first: each side of every power of ten. */
+	for (uint64_t p = 1; p <= 10000000000000000000u; p *= 10) {
+		char expect[24];
+
+		snprintf(expect, sizeof(expect), "%" PRIu64, p - 1);
+		ASSERT_STREQ(scaled(&b, p - 1, 1), expect);
+		snprintf(expect, sizeof(expect), "%" PRIu64, p);
+		ASSERT_STREQ(scaled(&b, p, 1), expect);
+		if (p == 10000000000000000000u)
+			break;
+	}
 	strbuf_done(&b);
 }
 
@@ -144,6 +155,10 @@ static void sample_snapshot_done(struct snapshot *s)
 	"(keep_open_files).\n"                                                                     \
 	"# TYPE cgacct_held_files gauge\n"                                                         \
 	"cgacct_held_files 0\n"                                                                    \
+	"# HELP cgacct_held_directories Cgroup directories kept open for the next collection "     \
+	"(keep_open_files).\n"                                                                     \
+	"# TYPE cgacct_held_directories gauge\n"                                                   \
+	"cgacct_held_directories 0\n"                                                              \
 	"# HELP cgacct_series_limit_hit 1 if max_series cut cgroups from this exposition.\n"       \
 	"# TYPE cgacct_series_limit_hit gauge\n"
 

@@ -137,6 +137,17 @@ static int find_alive(const struct model *m, const char *path)
 	return -1;
 }
 
+/* Whether fd is the directory now at n's path, and not an older one of that name. */
+static bool fd_is_dir_of(const struct model *m, const struct node *n, int fd)
+{
+	char *dir = abs_path(m, n);
+	struct stat a, b;
+	bool same = fstat(fd, &a) == 0 && stat(dir, &b) == 0 && a.st_ino == b.st_ino;
+
+	free(dir);
+	return same;
+}
+
 static int record_visit(void *userdata, const struct walk_entry *e)
 {
 	struct model *m = userdata;
@@ -144,6 +155,7 @@ static int record_visit(void *userdata, const struct walk_entry *e)
 
 	ASSERT_TRUE(i >= 0);
 	ASSERT_EQ(e->depth, m->nodes[i].depth);
+	ASSERT_TRUE(fd_is_dir_of(m, &m->nodes[i], e->fd));
 	ASSERT_EQ_U64(e->id, i == 0 ? (m->serial ? 0 : e->id) : m->nodes[i].key[e->depth - 1]);
 	if (m->cursor >= 0)
 		ASSERT_TRUE(key_cmp(&m->nodes[m->cursor], &m->nodes[i]) < 0);
@@ -155,13 +167,63 @@ static int record_visit(void *userdata, const struct walk_entry *e)
 	return 0;
 }
 
-static struct walk *walk_open(const struct model *m)
+/* Keeps every directory the walk offers, as the collection's held files do, and counts reuse. */
+struct keeper {
+	struct {
+		uint64_t id, ino;
+		int fd;
+	} dirs[NODES_MAX];
+	int n, hits;
+	struct walk_dirs ops;
+};
+
+static int keeper_get(void *userdata, uint64_t id, uint64_t ino)
+{
+	struct keeper *k = userdata;
+
+	for (int i = 0; i < k->n; i++)
+		if (k->dirs[i].id == id && k->dirs[i].ino == ino) {
+			k->hits++;
+			return k->dirs[i].fd;
+		}
+	return -1;
+}
+
+static bool keeper_keep(void *userdata, uint64_t id, uint64_t ino, int fd)
+{
+	struct keeper *k = userdata;
+
+	if (k->n == NODES_MAX)
+		return false;
+	k->dirs[k->n].id = id;
+	k->dirs[k->n].ino = ino;
+	k->dirs[k->n++].fd = fd;
+	return true;
+}
+
+static struct keeper *keeper_new(void)
+{
+	struct keeper *k = calloc(1, sizeof(*k));
+
+	ASSERT_TRUE(k != NULL);
+	k->ops = (struct walk_dirs){.get = keeper_get, .keep = keeper_keep, .userdata = k};
+	return k;
+}
+
+static void keeper_free(struct keeper *k)
+{
+	for (int i = 0; k && i < k->n; i++)
+		close(k->dirs[i].fd);
+	free(k);
+}
+
+static struct walk *walk_open(const struct model *m, struct keeper *k)
 {
 	struct walk *w;
 	int fd = open(m->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	ASSERT_TRUE(fd >= 0);
-	ASSERT_EQ(walk_new(fd, &w), 0);
+	ASSERT_EQ(walk_new(fd, k ? &k->ops : NULL, &w), 0);
 	return w;
 }
 
@@ -212,17 +274,28 @@ static void churn(struct model *m)
 	}
 }
 
-static void check_churned_walk(uint64_t seed, size_t budget)
+/* With a keeper, the walk borrows the directories of a first walk over the same tree. */
+static void check_churned_walk(uint64_t seed, size_t budget, bool keep)
 {
 	struct model *m = malloc(sizeof(*m));
+	struct keeper *k = keep ? keeper_new() : NULL;
 	struct walk *w;
 	int r;
 
 	model_init(m, true, seed);
 	for (int i = 0; i < 40; i++)
 		m->nodes[add_child(m, random_alive(m))].from_start = true;
+	if (k) {
+		w = walk_open(m, k);
+		while (walk_step(w, 1000, record_visit, m) > 0)
+			;
+		walk_free(w);
+		for (int i = 0; i < m->n; i++)
+			m->nodes[i].visits = 0;
+		m->cursor = -1;
+	}
 
-	w = walk_open(m);
+	w = walk_open(m, k);
 	do {
 		m->visits_in_step = 0;
 		r = walk_step(w, budget, record_visit, m);
@@ -234,6 +307,7 @@ static void check_churned_walk(uint64_t seed, size_t budget)
 		}
 	} while (r > 0);
 	walk_free(w);
+	keeper_free(k);
 
 	for (int i = 0; i < m->n; i++) {
 		const struct node *n = &m->nodes[i];
@@ -254,19 +328,65 @@ static void test_churn_between_steps_keeps_the_cursor_rules(void)
 	static const size_t budgets[] = {1, 2, 3, 5, 8};
 
 	for (uint64_t seed = 1; seed <= 10; seed++)
-		for (size_t b = 0; b < sizeof(budgets) / sizeof(budgets[0]); b++)
-			check_churned_walk(seed, budgets[b]);
+		for (size_t b = 0; b < sizeof(budgets) / sizeof(budgets[0]); b++) {
+			check_churned_walk(seed, budgets[b], false);
+			check_churned_walk(seed, budgets[b], true);
+		}
 }
 
-static const char *walk_all(struct model *m, size_t budget)
+static const char *walk_all_kept(struct model *m, size_t budget, struct keeper *k)
 {
-	struct walk *w = walk_open(m);
+	struct walk *w = walk_open(m, k);
 
 	m->order[0] = '\0';
 	while (walk_step(w, budget, record_visit, m) > 0)
 		;
 	walk_free(w);
+	m->cursor = -1;
 	return m->order;
+}
+
+static const char *walk_all(struct model *m, size_t budget)
+{
+	return walk_all_kept(m, budget, NULL);
+}
+
+/*
+ * A second walk borrows every directory the first kept, and a cgroup
+ * removed and made again under the same name is entered afresh, not
+ * through the directory kept for the removed one (record_visit checks the
+ * directory it is handed).
+ */
+static void test_kept_directories_serve_later_walks_but_not_a_new_namesake(void)
+{
+	struct model m;
+	struct keeper *k = keeper_new();
+	char first[4096];
+	int leaf;
+
+	model_init(&m, true, 8);
+	for (int i = 0; i < 20; i++)
+		add_child(&m, random_alive(&m));
+	snprintf(first, sizeof(first), "%s", walk_all_kept(&m, 4, k));
+	ASSERT_EQ(k->n, 20);
+	ASSERT_EQ(k->hits, 0);
+
+	ASSERT_STREQ(walk_all_kept(&m, 4, k), first);
+	ASSERT_EQ(k->n, 20);
+	ASSERT_EQ(k->hits, 20);
+
+	leaf = random_alive_leaf(&m);
+	ASSERT_TRUE(leaf > 0);
+	remove_node(&m, leaf);
+	add_named(&m, m.nodes[leaf].parent, strrchr(m.nodes[leaf].path, '/') + 1, m.next_serial++);
+	k->hits = 0;
+	walk_all_kept(&m, 4, k);
+	ASSERT_TRUE(strstr(m.order, m.nodes[leaf].path) != NULL);
+	ASSERT_EQ(k->n, 21);
+	ASSERT_EQ(k->hits, 19);
+	keeper_free(k);
+	tmpdir_remove(m.root);
+	free((char *)m.root);
 }
 
 static void test_siblings_follow_serial_not_name_order_depth_first(void)
@@ -320,7 +440,7 @@ static void test_removed_cursor_resumes_at_next_larger_sibling(void)
 	add_named(&m, 0, "a", 1);
 	add_named(&m, 0, "b", 2);
 	add_named(&m, 0, "c", 3);
-	w = walk_open(&m);
+	w = walk_open(&m, NULL);
 	ASSERT_EQ(walk_step(w, 2, record_visit, &m), 1);
 	ASSERT_STREQ(m.order, "/ /a ");
 	remove_node(&m, 1);
@@ -343,7 +463,7 @@ static void test_cgroup_created_behind_cursor_is_not_visited(void)
 	model_init(&m, true, 4);
 	add_named(&m, 0, "a", 1);
 	add_named(&m, 0, "b", 2);
-	w = walk_open(&m);
+	w = walk_open(&m, NULL);
 	ASSERT_EQ(walk_step(w, 3, record_visit, &m), 1);
 	add_named(&m, 1, "late-under-a", 10);
 	add_named(&m, 2, "late-under-b", 11);
@@ -365,7 +485,7 @@ static void test_removed_ancestor_resumes_after_the_ancestor(void)
 	add_named(&m, 1, "a1", 2);
 	add_named(&m, 1, "a2", 3);
 	add_named(&m, 0, "b", 4);
-	w = walk_open(&m);
+	w = walk_open(&m, NULL);
 	ASSERT_EQ(walk_step(w, 3, record_visit, &m), 1);
 	ASSERT_STREQ(m.order, "/ /a /a/a1 ");
 	remove_node(&m, 2);
@@ -394,7 +514,7 @@ static void test_renamed_cursor_parent_never_yields_stale_paths(void)
 	add_named(&m, 1, "x", 2);
 	add_named(&m, 1, "y", 3);
 	add_named(&m, 0, "b", 4);
-	w = walk_open(&m);
+	w = walk_open(&m, NULL);
 	ASSERT_EQ(walk_step(w, 3, record_visit, &m), 1);
 	ASSERT_TRUE(asprintf(&from, "%s/a", m.root) >= 0);
 	ASSERT_TRUE(asprintf(&to, "%s/renamed", m.root) >= 0);
@@ -430,7 +550,7 @@ static void test_cgroup_removed_mid_step_is_skipped_and_counted(void)
 	add_named(&m, 0, "a", 1);
 	add_named(&m, 0, "b", 2);
 	add_named(&m, 0, "c", 3);
-	w = walk_open(&m);
+	w = walk_open(&m, NULL);
 	ASSERT_EQ(walk_step(w, 10, remove_sibling_on_visit, &m), 0);
 	ASSERT_STREQ(m.order, "/ /a /c ");
 	ASSERT_EQ_U64(walk_vanished(w), 1);
@@ -450,5 +570,6 @@ int main(void)
 	RUN(test_cgroup_removed_mid_step_is_skipped_and_counted);
 	RUN(test_renamed_cursor_parent_never_yields_stale_paths);
 	RUN(test_churn_between_steps_keeps_the_cursor_rules);
+	RUN(test_kept_directories_serve_later_walks_but_not_a_new_namesake);
 	return 0;
 }
