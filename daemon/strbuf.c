@@ -37,29 +37,41 @@ bool strbuf_reserve(struct strbuf *b, size_t extra)
 	return true;
 }
 
-/* Decimal without printf, two digits a division: the exposition prints a number on every line. */
+/* The number of decimal digits of v. */
+static size_t decimal_digits(uint64_t v)
+{
+	size_t n = 1;
+
+	for (uint64_t limit = 10; v >= limit; limit *= 10) {
+		n++;
+		if (n == 20) /* 10^19 is the last power of ten below UINT64_MAX */
+			break;
+	}
+	return n;
+}
+
+/*
+ * Decimal without printf, two digits a division and written in place once
+ * the length is known: the exposition prints a number on every line.
+ */
 char *format_u64(char *dst, uint64_t v)
 {
 	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
 				    "25262728293031323334353637383940414243444546474849"
 				    "50515253545556575859606162636465666768697071727374"
 				    "75767778798081828384858687888990919293949596979899";
-	char digits[20], *p = digits + sizeof(digits);
-	size_t n;
+	char *end = dst + decimal_digits(v), *p = end;
 
 	while (v >= 100) {
 		p -= 2;
 		memcpy(p, pairs + 2 * (v % 100), 2);
 		v /= 100;
 	}
-	if (v >= 10) {
-		p -= 2;
-		memcpy(p, pairs + 2 * v, 2);
-	} else
-		*--p = (char)('0' + v);
-	n = (size_t)(digits + sizeof(digits) - p);
-	memcpy(dst, p, n);
-	return dst + n;
+	if (v >= 10)
+		memcpy(p - 2, pairs + 2 * v, 2);
+	else
+		p[-1] = (char)('0' + v);
+	return end;
 }
 
 void strbuf_put_u64(struct strbuf *b, uint64_t v)
