@@ -30,7 +30,7 @@ static int record_add_label(struct cgroup_record *r, const char *label, uint16_t
 	return 0;
 }
 
-int record_add(struct cgroup_record *r, enum metric m, const char *label, uint64_t value)
+int record_add_slow(struct cgroup_record *r, enum metric m, const char *label, uint64_t value)
 {
 	uint16_t offset = SAMPLE_NO_LABEL;
 	int e;

@@ -141,8 +141,8 @@ static void render_sample(struct strbuf *b, const struct family *f, size_t name_
 			  const struct label_text *path, const struct cgroup_record *r,
 			  const struct sample *s)
 {
-	const char *label = f->label ? sample_label(r, s) : "";
-	size_t label_len = strlen(label);
+	const char *label = f->label ? sample_label(r, s) : NULL;
+	size_t label_len = label ? strlen(label) : 0;
 	char *p = strbuf_space(b, name_len + path->len + FAMILY_LABEL_NAMES_MAX + 2 * label_len +
 				      SCALED_MAX + SAMPLE_PUNCTUATION);
 
