@@ -186,10 +186,6 @@ static void test_cpu_v1_shares_become_v2_weight_units_and_times_stay_ns(void)
 static void test_cpu_v2_usec_become_ns_like_v1(void)
 {
 	static const struct expect e[] = {
-	    {METRIC_CPU_WEIGHT, NULL, 50 * 1024},
-	    {METRIC_CPU_BURST_QUOTA, NULL, 0},
-	    {METRIC_CPU_QUOTA, NULL, 50000},
-	    {METRIC_CPU_PERIOD, NULL, 100000},
 	    {METRIC_CPU_USAGE, NULL, 6068726000},
 	    {METRIC_CPU_USER, NULL, 2638794000},
 	    {METRIC_CPU_SYSTEM, NULL, 3429931000},
@@ -198,6 +194,10 @@ static void test_cpu_v2_usec_become_ns_like_v1(void)
 	    {METRIC_CPU_THROTTLED_TIME, NULL, 17247788000},
 	    {METRIC_CPU_BURSTS, NULL, 0},
 	    {METRIC_CPU_BURST_TIME, NULL, 0},
+	    {METRIC_CPU_QUOTA, NULL, 50000},
+	    {METRIC_CPU_PERIOD, NULL, 100000},
+	    {METRIC_CPU_BURST_QUOTA, NULL, 0},
+	    {METRIC_CPU_WEIGHT, NULL, 50 * 1024},
 	};
 	struct cgroup_record r = read_fixture("v2", &controller_cpu, true, false);
 
@@ -237,22 +237,14 @@ static void test_cpu_v1_runnable_time_and_load_averages(void)
 static void test_cpu_v2_runnable_usec_and_load_averages(void)
 {
 	static const struct expect e[] = {
-	    {METRIC_CPU_WEIGHT, NULL, 100 * 1024},
-	    {METRIC_CPU_BURST_QUOTA, NULL, 0},
-	    {METRIC_CPU_PERIOD, NULL, 100000},
-	    {METRIC_CPU_USAGE, NULL, 34201613000},
-	    {METRIC_CPU_USER, NULL, 33954505000},
-	    {METRIC_CPU_SYSTEM, NULL, 247108000},
-	    {METRIC_CPU_PERIODS, NULL, 0},
-	    {METRIC_CPU_THROTTLED_PERIODS, NULL, 0},
-	    {METRIC_CPU_THROTTLED_TIME, NULL, 0},
-	    {METRIC_CPU_BURSTS, NULL, 0},
-	    {METRIC_CPU_BURST_TIME, NULL, 0},
-	    {METRIC_CPU_RUNNABLE, NULL, 51575472000},
-	    {METRIC_CPU_LOAD_AVERAGE, "1m", 66},
-	    {METRIC_CPU_LOAD_AVERAGE, "5m", 15},
-	    {METRIC_CPU_LOAD_AVERAGE, "15m", 5},
-	    {METRIC_CPU_RUNNABLE_TASKS, NULL, 3},
+	    {METRIC_CPU_USAGE, NULL, 34201613000}, {METRIC_CPU_USER, NULL, 33954505000},
+	    {METRIC_CPU_SYSTEM, NULL, 247108000},  {METRIC_CPU_RUNNABLE, NULL, 51575472000},
+	    {METRIC_CPU_PERIODS, NULL, 0},	   {METRIC_CPU_THROTTLED_PERIODS, NULL, 0},
+	    {METRIC_CPU_THROTTLED_TIME, NULL, 0},  {METRIC_CPU_BURSTS, NULL, 0},
+	    {METRIC_CPU_BURST_TIME, NULL, 0},	   {METRIC_CPU_LOAD_AVERAGE, "1m", 66},
+	    {METRIC_CPU_LOAD_AVERAGE, "5m", 15},   {METRIC_CPU_LOAD_AVERAGE, "15m", 5},
+	    {METRIC_CPU_RUNNABLE_TASKS, NULL, 3},  {METRIC_CPU_PERIOD, NULL, 100000},
+	    {METRIC_CPU_BURST_QUOTA, NULL, 0},	   {METRIC_CPU_WEIGHT, NULL, 100 * 1024},
 	};
 	struct cgroup_record r = read_fixture("load-v2", &controller_cpu, true, false);
 
@@ -309,15 +301,26 @@ static void test_memory_v2_events_feed_the_v1_equivalent_counters(void)
 	    /* memory.high "max": absent */
 	    {METRIC_MEMORY_LOW, NULL, 0},
 	    {METRIC_MEMORY_MIN, NULL, 0},
+	    {METRIC_MEMORY_LIMIT_FAILURES, NULL, 776},
+	    {METRIC_MEMORY_OOM_KILLS, NULL, 0},
+	    {METRIC_MEMORY_EVENTS, "low", 0},
+	    {METRIC_MEMORY_EVENTS, "high", 0},
+	    {METRIC_MEMORY_EVENTS, "max", 776},
+	    {METRIC_MEMORY_EVENTS, "oom", 0},
+	    {METRIC_MEMORY_EVENTS, "oom_kill", 0},
+	    {METRIC_MEMORY_EVENTS, "oom_group_kill", 0},
 	    {METRIC_MEMORY_SWAP_USAGE, NULL, 0},
 	    /* memory.swap.max "max": absent */
+	    {METRIC_MEMORY_SWAP_EVENTS, "high", 0},
+	    {METRIC_MEMORY_SWAP_EVENTS, "max", 0},
+	    {METRIC_MEMORY_SWAP_EVENTS, "fail", 0},
+	    {METRIC_MEMORY_KERNEL_USAGE, NULL, 831488},
 	    {METRIC_MEMORY_CACHE, NULL, 31469568},
 	    {METRIC_MEMORY_RSS, NULL, 1196032},
 	    {METRIC_MEMORY_SHMEM, NULL, 0},
 	    {METRIC_MEMORY_MAPPED_FILE, NULL, 0},
 	    {METRIC_MEMORY_DIRTY, NULL, 0},
 	    {METRIC_MEMORY_WRITEBACK, NULL, 0},
-	    {METRIC_MEMORY_KERNEL_USAGE, NULL, 831488},
 	    {METRIC_MEMORY_ACTIVE_ANON, NULL, 12288},
 	    {METRIC_MEMORY_INACTIVE_ANON, NULL, 1183744},
 	    {METRIC_MEMORY_ACTIVE_FILE, NULL, 0},
@@ -325,17 +328,6 @@ static void test_memory_v2_events_feed_the_v1_equivalent_counters(void)
 	    {METRIC_MEMORY_UNEVICTABLE, NULL, 0},
 	    {METRIC_MEMORY_PAGE_FAULTS, NULL, 628},
 	    {METRIC_MEMORY_MAJOR_PAGE_FAULTS, NULL, 0},
-	    {METRIC_MEMORY_EVENTS, "low", 0},
-	    {METRIC_MEMORY_EVENTS, "high", 0},
-	    {METRIC_MEMORY_EVENTS, "max", 776},
-	    {METRIC_MEMORY_EVENTS, "oom", 0},
-	    {METRIC_MEMORY_EVENTS, "oom_kill", 0},
-	    {METRIC_MEMORY_EVENTS, "oom_group_kill", 0},
-	    {METRIC_MEMORY_LIMIT_FAILURES, NULL, 776},
-	    {METRIC_MEMORY_OOM_KILLS, NULL, 0},
-	    {METRIC_MEMORY_SWAP_EVENTS, "high", 0},
-	    {METRIC_MEMORY_SWAP_EVENTS, "max", 0},
-	    {METRIC_MEMORY_SWAP_EVENTS, "fail", 0},
 	};
 	struct cgroup_record r = read_fixture("v2", &controller_memory, true, false);
 
@@ -353,10 +345,10 @@ static void test_memory_v2_events_feed_the_v1_equivalent_counters(void)
 static void test_memory_v2_limit_failures_count_only_the_groups_own_limit(void)
 {
 	static const struct expect e[] = {
-	    {METRIC_MEMORY_EVENTS, "max", 776},
-	    {METRIC_MEMORY_EVENTS, "oom_kill", 2},
 	    {METRIC_MEMORY_LIMIT_FAILURES, NULL, 0},
 	    {METRIC_MEMORY_OOM_KILLS, NULL, 0},
+	    {METRIC_MEMORY_EVENTS, "max", 776},
+	    {METRIC_MEMORY_EVENTS, "oom_kill", 2},
 	};
 	char *dir = tmpdir_make();
 	struct cgroup_record r;
@@ -444,7 +436,8 @@ static void test_blkio_names_by_symlink_or_number(void)
 	struct fake_sysfs sys;
 	struct readbuf buf = {0};
 	unsigned absent = 0;
-	struct reader_ctx ctx = {.buf = &buf, .absent = &absent, .rec = &rec, .devnames = &sys.devnames};
+	struct reader_ctx ctx = {
+	    .buf = &buf, .absent = &absent, .rec = &rec, .devnames = &sys.devnames};
 
 	fake_sysfs_init(&sys);
 	file_write(dir, "io.stat", "254:16 wbytes=4096\n254:32 wbytes=8192\n");
