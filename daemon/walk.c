@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -112,7 +113,9 @@ static int fd_identity(struct walk *w, int fd, uint64_t *ret)
 /* Identity of the child directory `name` of `dirfd`, without opening it. */
 static int child_identity(struct walk *w, int dirfd, const char *name, uint64_t *ret)
 {
-	_cleanup_free_ char *file = NULL;
+	static const char serial[] = "/cgroup.serial";
+	char file[NAME_MAX + sizeof(serial)];
+	size_t len = strlen(name);
 	struct stat st;
 
 	if (!w->serial) {
@@ -121,8 +124,10 @@ static int child_identity(struct walk *w, int dirfd, const char *name, uint64_t 
 		*ret = st.st_ino;
 		return 0;
 	}
-	if (asprintf(&file, "%s/cgroup.serial", name) < 0)
-		return -ENOMEM;
+	/* once per cgroup and scrape: no printf, no allocation */
+	if (len > NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(mempcpy(file, name, len), serial, sizeof(serial));
 	return read_serial_at(w, dirfd, file, ret);
 }
 
