@@ -66,18 +66,6 @@ static inline bool span_is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* s without leading and trailing blanks. */
-static inline struct span span_trim_blanks(struct span s)
-{
-	while (s.len > 0 && span_is_blank(*s.ptr)) {
-		s.ptr++;
-		s.len--;
-	}
-	while (s.len > 0 && span_is_blank(s.ptr[s.len - 1]))
-		s.len--;
-	return s;
-}
-
 /* Splits off one blank-separated word, skipping leading blanks. */
 static inline bool span_next_word(struct span *rest, struct span *ret_word)
 {
@@ -118,6 +106,11 @@ int parse_u32(struct span s, uint32_t *ret);
 int parse_single_value(const char *buf, size_t len, uint64_t *ret);
 int parse_single_s64(const char *buf, size_t len, int64_t *ret);
 
+/*
+ * The keyed parsers keep the lookup table they build from keys for later
+ * calls with the same key pointers, so the keys must be strings that never
+ * change, such as literals; the array holding them may be rebuilt per call.
+ */
 int parse_flat_keyed(const char *buf, size_t len, const char *const *keys, size_t n_keys,
 		     uint64_t *values, uint64_t *ret_found);
 int parse_nested_fields(struct span fields, const char *const *keys, size_t n_keys,

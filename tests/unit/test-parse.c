@@ -139,6 +139,61 @@ static void test_flat_keyed_rejects_duplicate_or_malformed_known_keys(void)
 	ASSERT_EQ_U64(found, 0);
 }
 
+/* The kernel's format and what it could turn into: every blank, long keys, bytes below ' '. */
+static void test_flat_keyed_splits_lines_as_words(void)
+{
+	static const char *const keys[] = {"workingset_refault_anon", "a\rb", "max"};
+	uint64_t v[3], found;
+
+	ASSERT_EQ(parse_flat_keyed(LIT("\n  \t\nworkingset_refault_anon\t 18446744073709551615 \t\n"
+				       "workingset_refault_file 1 2 3\na\rb 7\n\t max\tmax"),
+				   keys, 3, v, &found),
+		  0);
+	ASSERT_EQ_U64(found, 7);
+	ASSERT_EQ_U64(v[0], UINT64_MAX);
+	ASSERT_EQ_U64(v[1], 7);
+	ASSERT_EQ_U64(v[2], CG_UNLIMITED);
+	/* a key ends at a tab too: "max\t5 6" is max with two words */
+	ASSERT_EQ(parse_flat_keyed(LIT("max\t5 6\n"), keys, 3, v, &found), -EBADMSG);
+	ASSERT_EQ(parse_flat_keyed(LIT("max 5\r\n"), keys, 3, v, &found), -EBADMSG);
+	ASSERT_EQ(parse_flat_keyed(LIT("maxi 5 6\nmax\t \n"), keys, 3, v, &found), -EBADMSG);
+	ASSERT_EQ(parse_flat_keyed(LIT("workingset_refault_anon 18446744073709551616\n"), keys, 3,
+				   v, &found),
+		  -EBADMSG);
+}
+
+/*
+ * Readers copy each list into the same stack array (read_keyed_file()):
+ * every list must get its own keys, however many lists take turns.
+ */
+static void test_flat_keyed_tells_lists_in_one_array_apart(void)
+{
+	static const char *const names[] = {"k0", "k1", "k2", "k3", "k4", "k5", "k6",
+					    "k7", "k8", "k9", "ka", "kb", "kc", "kd",
+					    "ke", "kf", "kg", "kh", "ki", "kj"};
+	static const uint64_t in_file[] = {[3] = 3, [4] = 4, [16] = 16}; /* 0: absent */
+	const size_t n = sizeof(names) / sizeof(names[0]);
+	const char *keys[2];
+	uint64_t v[2], found;
+
+	for (int round = 0; round < 3; round++)
+		for (size_t i = 0; i + 1 < n; i++) {
+			keys[0] = names[i];
+			keys[1] = names[i + 1];
+			ASSERT_EQ(parse_flat_keyed(LIT("k3 3\nk4 4\nkg 16\n"), keys, 2, v, &found),
+				  0);
+			for (size_t k = 0; k < 2; k++) {
+				uint64_t want = i + k < sizeof(in_file) / sizeof(in_file[0])
+						    ? in_file[i + k]
+						    : 0;
+
+				ASSERT_EQ_U64((found >> k) & 1, want != 0);
+				if (want)
+					ASSERT_EQ_U64(v[k], want);
+			}
+		}
+}
+
 static void test_nested_fields_skip_unknown_and_need_equals(void)
 {
 	static const char *const keys[] = {"rbytes", "wiops"};
@@ -187,6 +242,8 @@ int main(void)
 	RUN(test_single_value_takes_max_and_one_trailing_newline);
 	RUN(test_flat_keyed_ignores_unknown_keys_and_reports_found);
 	RUN(test_flat_keyed_rejects_duplicate_or_malformed_known_keys);
+	RUN(test_flat_keyed_splits_lines_as_words);
+	RUN(test_flat_keyed_tells_lists_in_one_array_apart);
 	RUN(test_nested_fields_skip_unknown_and_need_equals);
 	RUN(test_u64_list_reads_percpu_with_trailing_blank);
 	RUN(test_devnum_needs_both_numbers);
