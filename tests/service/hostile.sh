@@ -60,12 +60,12 @@ test_hostile() {
 	raw garbage 'BLAH\r\n\r\n'
 	detail="statuses '$(cat "$out/garbage.status")', client exit $raw_status"
 	check hostile/garbage-request-closed-unserved test "$raw_status" = 0 -a ! -s "$out/garbage.status"
-	raw long-line "GET /$(head -c 40000 /dev/zero | tr '\0' a) HTTP/1.1\r\nHost: x\r\n\r\n"
+	raw long-line "GET /$(head -c 100000 /dev/zero | tr '\0' a) HTTP/1.1\r\nHost: x\r\n\r\n"
 	detail="statuses $(cat "$out/long-line.status")"
-	check hostile/request-line-over-16k-414 test "$(cat "$out/long-line.status")" = "414 "
-	raw many-headers "GET /metrics HTTP/1.1\r\nHost: x\r\n$(for i in $(seq 1000); do printf 'X-H%d: %020d\\r\\n' "$i" 0; done)\r\n"
+	check hostile/request-line-over-64k-414 test "$(cat "$out/long-line.status")" = "414 "
+	raw many-headers "GET /metrics HTTP/1.1\r\nHost: x\r\n$(for i in $(seq 3000); do printf 'X-H%d: %020d\\r\\n' "$i" 0; done)\r\n"
 	detail="statuses $(cat "$out/many-headers.status")"
-	check hostile/1000-headers-431 test "$(cat "$out/many-headers.status")" = "431 "
+	check hostile/3000-headers-431 test "$(cat "$out/many-headers.status")" = "431 "
 
 	code=$(status "$url/metrics")
 	detail="status $code"

@@ -38,9 +38,9 @@ test_http() {
 	check http/head-200-with-type grep -q 'Content-Type: text/plain; version=0.0.4' "$out/head.h"
 	check http/head-has-no-body test "$(curl -s --head --max-time 10 "$url/metrics" -o /dev/null -w '%{size_download}')" = 0
 
-	# MHD's per-connection memory (16 KiB) bounds the request head.
+	# MHD's per-connection memory (64 KiB) bounds the request head.
 	local big code
-	big=$(head -c 40000 /dev/zero | tr '\0' a)
+	big=$(head -c 100000 /dev/zero | tr '\0' a)
 	code=$(status "$url/metrics" -H "X-Big: $big")
 	detail="status $code"
 	check http/oversized-headers-refused-431 test "$code" = 431
