@@ -265,7 +265,8 @@ static void pop_level(struct walk *w)
  * Opens child c of level l, or borrows its kept directory: the listing's
  * inode number tells the cgroup listed from a newer one that took its name
  * since, as kernfs never reuses inode numbers (see the top), so the serial
- * read at listing time is not repeated here. Returns the link count.
+ * read at listing time is not repeated here. Gives the descriptor, whether
+ * it is borrowed, and the directory's link count.
  */
 static int open_child(struct walk *w, const struct level *l, const struct child *c, int *ret_fd,
 		      bool *ret_borrowed, nlink_t *ret_nlink)

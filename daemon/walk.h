@@ -27,7 +27,9 @@ typedef int (*walk_visit_fn)(void *userdata, const struct walk_entry *e);
  * a child the walk asks get() for it by identity and by the inode number
  * its parent lists (-1: none kept); a directory it did open is offered to
  * keep(), which returns whether it took it. Either way the walk then only
- * borrows the descriptor.
+ * borrows the descriptor. A cgroup removed after its parent was listed can
+ * then still be visited, through its kept directory: it lists no children
+ * and its files are gone, which the visitor must take for the removal.
  */
 struct walk_dirs {
 	int (*get)(void *userdata, uint64_t id, uint64_t ino);
