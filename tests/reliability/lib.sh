@@ -2,9 +2,11 @@
 # what a Prometheus of ours (start_prometheus) says about its scrapes, and
 # the handshake with a guest that waits for the host.
 
-# prom_value EXPR: the value of a query that gives one sample, or "none".
+# prom_value EXPR [TIME]: the value of a query that gives one sample, or
+# "none"; evaluated at TIME (Unix seconds) if given, else now.
 prom_value() {
-	curl -s --max-time 10 "$prom_url/api/v1/query" --data-urlencode "query=$1" |
+	curl -s --max-time 10 "$prom_url/api/v1/query" --data-urlencode "query=$1" \
+		${2:+--data-urlencode "time=$2"} |
 		/usr/bin/python3 -c 'import json, sys
 r = json.load(sys.stdin)["data"]["result"]
 print(r[0]["value"][1] if r else "none")' 2>/dev/null || echo none
@@ -24,9 +26,12 @@ prom_self() {
 # printed, not judged (tests assert behaviour, never speed), and any other
 # failure still fails.
 check_prometheus_scrapes() {
-	local name=$1 ok dup order failures misses other
-	prom_scrapes=$(prom_value 'count_over_time(up{job="cgacct"}[1h])')
-	ok=$(prom_value 'sum_over_time(up{job="cgacct"}[1h])')
+	local name=$1 ok dup order failures misses other at
+	# Both counts at one instant: a scrape landing between two queries
+	# evaluated "now" once made 16 of 15 scrapes up.
+	at=$(date +%s.%N)
+	prom_scrapes=$(prom_value 'count_over_time(up{job="cgacct"}[1h])' "$at")
+	ok=$(prom_value 'sum_over_time(up{job="cgacct"}[1h])' "$at")
 	failures=$(grep 'msg="Scrape failed"' "$logs/$name-prometheus.log")
 	misses=$(grep -c 'context deadline exceeded' <<<"$failures")
 	other=$(grep -v 'context deadline exceeded' <<<"$failures" | sed -n 's/.* err="\([^"]*\)".*/\1/p')
