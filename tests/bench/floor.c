@@ -79,36 +79,33 @@ static void *grow(void *v, size_t *cap, size_t n, size_t size)
 	return v;
 }
 
-/* The index of a directory seen before, or -1. */
-static long dir_find(const char *path)
+/* The slot of path: the one holding it, or the empty one where it belongs. */
+static long *dir_slot(const char *path)
 {
-	for (size_t s = slot_of(path); slots[s]; s = (s + 1) & (SLOTS - 1))
-		if (strcmp(dirs[slots[s] - 1].path, path) == 0)
-			return slots[s] - 1;
-	return -1;
+	size_t s = slot_of(path);
+
+	while (slots[s] && strcmp(dirs[slots[s] - 1].path, path) != 0)
+		s = (s + 1) & (SLOTS - 1);
+	return &slots[s];
 }
 
 /* The index of path among the directories, added if new (untimed). */
 static long dir_index(const char *path)
 {
-	long i = dir_find(path);
+	long *slot = dir_slot(path);
 	char *slash;
 
-	if (i >= 0)
-		return i;
-	dirs = grow(dirs, &cap_dirs, n_dirs, sizeof(*dirs));
-	dirs[n_dirs] = (struct dir){.path = strdup(path), .parent = -1, .fd = -1};
+	if (*slot)
+		return *slot - 1;
 	if (n_dirs + 1 >= SLOTS / 2)
 		exit(1);
-	for (size_t s = slot_of(path);; s = (s + 1) & (SLOTS - 1))
-		if (!slots[s]) {
-			slots[s] = (long)n_dirs + 1;
-			break;
-		}
+	dirs = grow(dirs, &cap_dirs, n_dirs, sizeof(*dirs));
+	dirs[n_dirs] = (struct dir){.path = strdup(path), .parent = -1, .fd = -1};
+	*slot = (long)n_dirs + 1;
 	slash = strrchr(dirs[n_dirs].path, '/');
 	if (slash && slash != dirs[n_dirs].path) {
 		*slash = '\0';
-		dirs[n_dirs].parent = dir_find(dirs[n_dirs].path);
+		dirs[n_dirs].parent = *dir_slot(dirs[n_dirs].path) - 1;
 		*slash = '/';
 		dirs[n_dirs].name = slash + 1;
 	}
