@@ -179,6 +179,9 @@ bool pathglob_match(const char *pattern, const char *path)
 
 	if (pattern[0] != '/' || path[0] != '/')
 		return false;
+	/* the default include, asked about every cgroup of every scrape */
+	if (strcmp(pattern, "/**") == 0)
+		return true;
 	w.pat = pattern + 1;
 	w.pat_len = strlen(w.pat);
 	w.subj = path + 1;

@@ -81,14 +81,11 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 	/* see heldfiles.c for why only the unified hierarchy's */
 	if (run->opts->held && run->h->unified)
 		ctx.held_cgroup = held_files_cgroup(run->opts->held, run->h->path, e->id);
-	rec->hierarchy = run->h_index;
 	rec->n_samples = 0;
-	rec->path = strdup(e->path);
-	if (!rec->path)
-		return -ENOMEM;
+	rec->labels_len = 0;
 	r = record_add(rec, e->serial ? METRIC_INFO_SERIAL : METRIC_INFO_INO, run->h->name, e->id);
 	if (r < 0)
-		goto out;
+		return r;
 
 	for (size_t i = 0; i < n_controllers && !vanished; i++) {
 		const struct controller *c = controllers[i];
@@ -97,7 +94,7 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 			continue;
 		r = run->h->unified ? c->read_v2(&ctx) : c->read_v1(&ctx);
 		if (r == -ENOMEM)
-			goto out;
+			return r;
 		if (errno_is_vanished(r))
 			vanished = true;
 		else if (r < 0)
@@ -111,15 +108,10 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 		if (ctx.held_cgroup)
 			held_cgroup_drop(run->opts->held, ctx.held_cgroup);
 		run->snap->vanished++;
-		r = 0;
-		goto out;
+		return 0;
 	}
 	run->snap->hierarchies[run->h_index].cgroups++;
-	r = snapshot_take_record(run->snap, rec);
-out:
-	free(rec->path);
-	rec->path = NULL;
-	return r;
+	return snapshot_take_record(run->snap, e->path, rec);
 }
 
 static int get_held_dir(void *userdata, uint64_t id, uint64_t ino)

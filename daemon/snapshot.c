@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Building and freezing a snapshot. Records arrive one per (hierarchy,
- * cgroup) in walk order; finalize sorts them by path and folds records of the
- * same path into one, because on v1 "/a" in the cpu hierarchy and "/a" in
- * the memory hierarchy are what users think of as one cgroup.
+ * Building and freezing a snapshot. Cgroups arrive one per (hierarchy,
+ * cgroup) in walk order, and those of one path share a record, because on
+ * v1 "/a" in the cpu hierarchy and "/a" in the memory hierarchy are what
+ * users think of as one cgroup. Finalize orders each record's samples by
+ * metric and the records by path.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -58,62 +59,149 @@ void record_done(struct cgroup_record *r)
 	*r = (struct cgroup_record){0};
 }
 
+/* FNV-1a: paths differ mostly in their last bytes, which it mixes in last. */
+static uint64_t path_hash(const char *path)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * UINT64_C(1099511628211);
+	return h;
+}
+
+/* The slot of path: its record's, or the empty one where it would go. */
+static size_t path_slot(const struct snapshot *s, const char *path, uint64_t h)
+{
+	size_t mask = s->n_slots - 1, i = (size_t)h & mask;
+
+	for (; s->slots[i]; i = (i + 1) & mask)
+		if (strcmp(s->records[s->slots[i] - 1].path, path) == 0)
+			break;
+	return i;
+}
+
+/* Keeps the index at most half full, so a probe ends after a slot or two. */
+static int path_index_grow(struct snapshot *s)
+{
+	size_t n = s->n_slots ? s->n_slots * 2 : 1024;
+	uint32_t *old = s->slots;
+	size_t n_old = s->n_slots;
+
+	if (2 * (s->n_records + 1) <= s->n_slots)
+		return 0;
+	if (n > UINT32_MAX)
+		return -E2BIG;
+	s->slots = calloc(n, sizeof(*s->slots));
+	if (!s->slots) {
+		s->slots = old;
+		return -ENOMEM;
+	}
+	s->n_slots = n;
+	for (size_t i = 0; i < n_old; i++)
+		if (old[i]) {
+			size_t j = (size_t)path_hash(s->records[old[i] - 1].path) & (n - 1);
+
+			while (s->slots[j])
+				j = (j + 1) & (n - 1);
+			s->slots[j] = old[i];
+		}
+	free(old);
+	return 0;
+}
+
+/* Copies n items of size bytes to the end of *p, which holds len of them, at the exact size. */
+static int append_exact(void **p, size_t len, const void *src, size_t n, size_t size)
+{
+	void *bigger;
+
+	if (n == 0)
+		return 0;
+	bigger = realloc(*p, (len + n) * size);
+	if (!bigger)
+		return -ENOMEM;
+	memcpy((char *)bigger + len * size, src, n * size);
+	*p = bigger;
+	return 0;
+}
+
+/* A second hierarchy's samples for a path already taken: appended, labels moved along. */
+static int record_append(struct cgroup_record *dst, const struct cgroup_record *src)
+{
+	size_t n = dst->n_samples;
+	uint16_t shift = (uint16_t)dst->labels_len;
+	int r;
+
+	if (dst->labels_len + src->labels_len > SAMPLE_NO_LABEL)
+		return -E2BIG;
+	r = append_exact((void **)&dst->samples, n, src->samples, src->n_samples,
+			 sizeof(*src->samples));
+	if (r < 0)
+		return r;
+	dst->n_samples = dst->cap = n + src->n_samples;
+	for (size_t i = n; i < dst->n_samples; i++)
+		if (dst->samples[i].label != SAMPLE_NO_LABEL)
+			dst->samples[i].label = (uint16_t)(dst->samples[i].label + shift);
+	r = append_exact((void **)&dst->labels, dst->labels_len, src->labels, src->labels_len, 1);
+	if (r < 0)
+		return r;
+	dst->labels_len = dst->labels_cap = dst->labels_len + src->labels_len;
+	dst->merged = true;
+	return 0;
+}
+
 /*
- * Moves r's path into the snapshot and copies its samples and labels at
- * their exact size, leaving r's buffers for the next cgroup: the collection
- * reads every cgroup into one scratch record, so a record costs two exact
- * allocations and no growth along the way.
+ * Files r's samples and labels under path at their exact size, leaving r's
+ * buffers for the next cgroup: the collection reads every cgroup into one
+ * scratch record, so a record costs two exact allocations and no growth
+ * along the way. On v1 the same path comes once per hierarchy; the path
+ * index finds the record it joins.
  */
-int snapshot_take_record(struct snapshot *s, struct cgroup_record *r)
+int snapshot_take_record(struct snapshot *s, const char *path, struct cgroup_record *r)
 {
 	_cleanup_free_ struct sample *samples = NULL;
-	_cleanup_free_ char *labels = NULL;
-	struct cgroup_record *dst;
+	_cleanup_free_ char *labels = NULL, *copy = NULL;
+	uint64_t h = path_hash(path);
+	size_t slot;
+	int e;
 
-	if (s->n_records == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct cgroup_record *bigger = realloc(s->records, cap * sizeof(*bigger));
-
-		if (!bigger)
-			return -ENOMEM;
-		s->records = bigger;
-		s->cap = cap;
+	e = path_index_grow(s);
+	if (e < 0)
+		return e;
+	slot = path_slot(s, path, h);
+	if (s->slots[slot]) {
+		e = record_append(&s->records[s->slots[slot] - 1], r);
+		goto out;
 	}
-	if (r->n_samples > 0) {
-		samples = malloc(r->n_samples * sizeof(*samples));
-		if (!samples)
-			return -ENOMEM;
-		memcpy(samples, r->samples, r->n_samples * sizeof(*samples));
-	}
-	if (r->labels_len > 0) {
-		labels = malloc(r->labels_len);
-		if (!labels)
-			return -ENOMEM;
-		memcpy(labels, r->labels, r->labels_len);
-	}
-	dst = &s->records[s->n_records++];
-	*dst = (struct cgroup_record){.path = r->path,
-				      .hierarchy = r->hierarchy,
-				      .samples = TAKE_PTR(samples),
-				      .n_samples = r->n_samples,
-				      .cap = r->n_samples,
-				      .labels = TAKE_PTR(labels),
-				      .labels_len = r->labels_len,
-				      .labels_cap = r->labels_len};
-	r->path = NULL;
+	e = array_grow((void **)&s->records, &s->cap, s->n_records + 1, sizeof(*s->records), 64);
+	if (e < 0)
+		return e;
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	e = append_exact((void **)&samples, 0, r->samples, r->n_samples, sizeof(*samples));
+	if (e >= 0)
+		e = append_exact((void **)&labels, 0, r->labels, r->labels_len, 1);
+	if (e < 0)
+		return e;
+	s->records[s->n_records] = (struct cgroup_record){.path = TAKE_PTR(copy),
+							  .samples = TAKE_PTR(samples),
+							  .n_samples = r->n_samples,
+							  .cap = r->n_samples,
+							  .labels = TAKE_PTR(labels),
+							  .labels_len = r->labels_len,
+							  .labels_cap = r->labels_len};
+	s->slots[slot] = (uint32_t)++s->n_records;
+out:
 	r->n_samples = 0;
 	r->labels_len = 0;
-	return 0;
+	return e;
 }
 
 static int record_cmp(const void *a, const void *b)
 {
 	const struct cgroup_record *x = a, *y = b;
-	int c = strcmp(x->path, y->path);
 
-	if (c != 0)
-		return c;
-	return (x->hierarchy > y->hierarchy) - (x->hierarchy < y->hierarchy);
+	return strcmp(x->path, y->path);
 }
 
 /*
@@ -162,83 +250,49 @@ static void record_dedup(struct cgroup_record *r)
 }
 
 /*
- * Folds the records of one path (v1: one per hierarchy) into g[0], ordered
- * by metric and, within a metric, by record then insertion: what a stable
- * sort of their concatenation gives. Metrics are a small range, so one
- * counting pass places every sample; sorting and merging record by record
- * cost more than the whole parse.
+ * Orders a merged record (v1: one run of samples per hierarchy, in
+ * collection order) by metric, and within a metric by hierarchy then
+ * insertion: what a stable sort gives. Metrics are a small range, so one
+ * counting pass places every sample, through scratch shared by all records;
+ * an insertion sort would move whole runs, each past all the others.
  */
-static int record_fold(struct cgroup_record *g, size_t n)
+static int record_fold(struct cgroup_record *r, struct sample **scratch, size_t *scratch_cap)
 {
-	size_t at[_METRIC_MAX + 1] = {0}, total = 0, labels_len = 0, offset = 0;
-	_cleanup_free_ struct sample *samples = NULL;
-	_cleanup_free_ char *labels = NULL;
+	size_t at[_METRIC_MAX + 1] = {0};
+	int e;
 
-	for (size_t k = 0; k < n; k++) {
-		total += g[k].n_samples;
-		labels_len += g[k].labels_len;
-		for (size_t i = 0; i < g[k].n_samples; i++)
-			at[g[k].samples[i].metric + 1]++;
-	}
-	if (labels_len > SAMPLE_NO_LABEL)
-		return -E2BIG;
-	samples = malloc((total ? total : 1) * sizeof(*samples));
-	labels = malloc(labels_len ? labels_len : 1);
-	if (!samples || !labels)
-		return -ENOMEM;
+	e = array_grow((void **)scratch, scratch_cap, r->n_samples, sizeof(**scratch), 256);
+	if (e < 0)
+		return e;
+	for (size_t i = 0; i < r->n_samples; i++)
+		at[r->samples[i].metric + 1]++;
 	for (size_t m = 1; m <= _METRIC_MAX; m++)
 		at[m] += at[m - 1];
-	for (size_t k = 0; k < n; k++) {
-		for (size_t i = 0; i < g[k].n_samples; i++) {
-			struct sample sm = g[k].samples[i];
-
-			if (sm.label != SAMPLE_NO_LABEL)
-				sm.label = (uint16_t)(sm.label + offset);
-			samples[at[sm.metric]++] = sm;
-		}
-		if (g[k].labels_len > 0)
-			memcpy(labels + offset, g[k].labels, g[k].labels_len);
-		offset += g[k].labels_len;
-	}
-	free(g[0].samples);
-	free(g[0].labels);
-	g[0].samples = TAKE_PTR(samples);
-	g[0].n_samples = g[0].cap = total;
-	g[0].labels = TAKE_PTR(labels);
-	g[0].labels_len = g[0].labels_cap = labels_len;
-	for (size_t k = 1; k < n; k++)
-		record_done(&g[k]);
+	for (size_t i = 0; i < r->n_samples; i++)
+		(*scratch)[at[r->samples[i].metric]++] = r->samples[i];
+	memcpy(r->samples, *scratch, r->n_samples * sizeof(*r->samples));
+	record_dedup(r);
 	return 0;
 }
 
 int snapshot_finalize(struct snapshot *s)
 {
-	size_t out = 0;
+	_cleanup_free_ struct sample *scratch = NULL;
+	size_t scratch_cap = 0;
 
-	qsort(s->records, s->n_records, sizeof(*s->records), record_cmp);
-	for (size_t i = 0, end; i < s->n_records; i = end) {
-		for (end = i + 1;
-		     end < s->n_records && strcmp(s->records[i].path, s->records[end].path) == 0;
-		     end++)
-			;
-		if (end - i == 1)
-			record_sort(&s->records[i]);
-		else {
-			int r = record_fold(&s->records[i], end - i);
+	free(s->slots);
+	s->slots = NULL;
+	s->n_slots = 0;
+	for (size_t i = 0; i < s->n_records; i++) {
+		struct cgroup_record *r = &s->records[i];
 
-			if (r < 0)
-				return r;
-			record_dedup(&s->records[i]);
-		}
-		/* Move, never copy: a failed finalize must leave no record owned twice. */
-		if (out != i) {
-			s->records[out] = s->records[i];
-			s->records[i] = (struct cgroup_record){0};
-		}
-		out++;
+		if (!r->merged)
+			record_sort(r);
+		else if (record_fold(r, &scratch, &scratch_cap) < 0)
+			return -ENOMEM;
 	}
-	/* Past out lie only records moved from or folded away: nothing to free. */
-	s->n_records = out;
+	/* paths are unique now: any sort gives the one order */
+	qsort(s->records, s->n_records, sizeof(*s->records), record_cmp);
 	return 0;
 }
 
@@ -249,5 +303,6 @@ void snapshot_free(struct snapshot *s)
 	free(s->records);
 	free(s->collectors);
 	free(s->hierarchies);
+	free(s->slots);
 	*s = (struct snapshot){0};
 }

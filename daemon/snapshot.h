@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * One collection's result. Readers append samples to a record per visited
- * cgroup; snapshot_finalize() merges the records of one path from several v1
- * hierarchies into one logical cgroup, after which nothing changes: the
- * exporter only reads it.
+ * One collection's result. Readers append samples to a scratch record per
+ * visited cgroup, which snapshot_take_record() files under its path: the
+ * same path from several v1 hierarchies is one logical cgroup, one record.
+ * After snapshot_finalize() nothing changes: the exporter only reads it.
  */
 #pragma once
 
@@ -30,8 +30,8 @@ struct sample {
 };
 
 struct cgroup_record {
-	char *path; /* relative to the hierarchy root, "/" for the root */
-	unsigned hierarchy;
+	char *path;  /* relative to the hierarchy root, "/" for the root */
+	bool merged; /* holds samples from more than one hierarchy */
 	struct sample *samples;
 	size_t n_samples;
 	size_t cap;
@@ -54,6 +54,8 @@ struct snapshot {
 	struct cgroup_record *records; /* sorted by path after finalize */
 	size_t n_records;
 	size_t cap;
+	uint32_t *slots; /* until finalize: records by path, open addressing, index + 1 */
+	size_t n_slots;
 	struct collector_status *collectors;
 	size_t n_collectors;
 	struct hierarchy_status *hierarchies;
@@ -84,6 +86,7 @@ static inline int record_add(struct cgroup_record *r, enum metric m, const char 
 const char *sample_label(const struct cgroup_record *r, const struct sample *s);
 void record_done(struct cgroup_record *r);
 
-int snapshot_take_record(struct snapshot *s, struct cgroup_record *r);
+/* Files the samples read into r as path's, and empties r for the next cgroup. */
+int snapshot_take_record(struct snapshot *s, const char *path, struct cgroup_record *r);
 int snapshot_finalize(struct snapshot *s);
 void snapshot_free(struct snapshot *s);
