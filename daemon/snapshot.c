@@ -236,15 +236,20 @@ static void record_dedup(struct cgroup_record *r)
 	size_t out = 0, run = 0;
 
 	for (size_t i = 0; i < r->n_samples; i++) {
+		const struct sample *s = &r->samples[i];
 		bool dup = false;
 
-		if (out == 0 || r->samples[out - 1].metric != r->samples[i].metric)
-			run = out;
+		/* most metrics have one sample: nothing to compare */
+		if (out == 0 || r->samples[out - 1].metric != s->metric) {
+			r->samples[out++] = *s;
+			run = out - 1;
+			continue;
+		}
 		for (size_t j = run; j < out && !dup; j++)
-			dup = strcmp(sample_label(r, &r->samples[j]),
-				     sample_label(r, &r->samples[i])) == 0;
+			dup = r->samples[j].label == s->label ||
+			      strcmp(sample_label(r, &r->samples[j]), sample_label(r, s)) == 0;
 		if (!dup)
-			r->samples[out++] = r->samples[i];
+			r->samples[out++] = *s;
 	}
 	r->n_samples = out;
 }

@@ -37,17 +37,27 @@ bool strbuf_reserve(struct strbuf *b, size_t extra)
 	return true;
 }
 
-/* The number of decimal digits of v. */
+/*
+ * The number of decimal digits of v, from its bit length: 1233/4096 is
+ * just above log10(2), so t is the digit count or one less, and one
+ * comparison with a power of ten settles it.
+ */
 static size_t decimal_digits(uint64_t v)
 {
-	size_t n = 1;
+	/* clang-format off */
+	static const uint64_t pow10[] = {
+	    1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u,
+	    1000000000u, 10000000000u, 100000000000u, 1000000000000u, 10000000000000u,
+	    100000000000000u, 1000000000000000u, 10000000000000000u, 100000000000000000u,
+	    1000000000000000000u, 10000000000000000000u,
+	};
+	/* clang-format on */
+	size_t t;
 
-	for (uint64_t limit = 10; v >= limit; limit *= 10) {
-		n++;
-		if (n == 20) /* 10^19 is the last power of ten below UINT64_MAX */
-			break;
-	}
-	return n;
+	if (v < 10)
+		return 1;
+	t = (size_t)(64 - __builtin_clzll(v)) * 1233 >> 12;
+	return t + (v >= pow10[t]);
 }
 
 /*

@@ -52,6 +52,16 @@ static void test_scaled_values_are_exact_decimals(void)
 		if (p == 10000000000000000000u)
 			break;
 	}
+	/* ...estimated from the bit length: each side of every power of two */
+	for (unsigned k = 1; k < 64; k++) {
+		uint64_t p = UINT64_C(1) << k;
+		char expect[24];
+
+		snprintf(expect, sizeof(expect), "%" PRIu64, p - 1);
+		ASSERT_STREQ(scaled(&b, p - 1, 1), expect);
+		snprintf(expect, sizeof(expect), "%" PRIu64, p);
+		ASSERT_STREQ(scaled(&b, p, 1), expect);
+	}
 	strbuf_done(&b);
 }
 
