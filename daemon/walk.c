@@ -21,12 +21,15 @@
  * the walk is visited iff it sorts after the cursor. The guarantee is for
  * changes between steps; inside a step each directory listing is a snapshot.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "parse.h"
@@ -59,6 +62,7 @@ struct walk {
 	size_t cap;
 	struct strbuf path;
 	struct readbuf buf; /* for cgroup.serial */
+	char dents[32768];  /* for getdents64() */
 	bool serial;
 	bool started;
 	bool done;
@@ -138,13 +142,13 @@ static int child_cmp(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-static bool is_subdir(int dirfd, const struct dirent *de)
+static bool is_subdir(int dirfd, unsigned char type, const char *name)
 {
 	struct stat st;
 
-	if (de->d_type != DT_UNKNOWN)
-		return de->d_type == DT_DIR;
-	return fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+	if (type != DT_UNKNOWN)
+		return type == DT_DIR;
+	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
 }
 
 /*
@@ -163,10 +167,54 @@ static bool is_leaf(struct level *l)
 	return l->nlink == 2;
 }
 
+/*
+ * The largest record getdents64() can return: its header and a name of
+ * NAME_MAX bytes with the NUL, rounded up to 8.
+ */
+#define DIRENT_MAX ((offsetof(struct dirent64, d_name) + NAME_MAX + 1 + 7) & ~(size_t)7)
+
+static int add_kid(struct walk *w, struct level *l, const struct dirent64 *de, size_t *cap)
+{
+	struct child c;
+	int r;
+
+	if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+	    !is_subdir(l->fd, de->d_type, de->d_name))
+		return 0;
+	/* the listing hands out the inode number for free; only serials cost a read */
+	c.id = c.ino = de->d_ino;
+	r = w->serial ? child_identity(w, l->fd, de->d_name, &c.id) : 0;
+	if (errno_is_vanished(r)) {
+		w->vanished++;
+		return 0;
+	}
+	if (r < 0) {
+		w->errors++;
+		return 0;
+	}
+	r = array_grow((void **)&l->kids, cap, l->n_kids + 1, sizeof(*l->kids), 16);
+	if (r < 0)
+		return r;
+	c.name = strdup(de->d_name);
+	if (!c.name)
+		return -ENOMEM;
+	l->kids[l->n_kids++] = c;
+	return 0;
+}
+
+/*
+ * Lists through the level's own descriptor, with getdents64() into the
+ * walk's buffer: no stream to allocate, and no duplicate descriptor to
+ * open and close for each of the thousands of directories that have
+ * children. A listing that leaves room for another entry in the buffer
+ * is the whole directory, as kernfs (and tmpfs) fill the buffer until they
+ * run out of entries, so the call that would return 0 is spared, as with
+ * file reads (fileio.c).
+ */
 static int list_kids(struct walk *w, struct level *l)
 {
-	_cleanup_closedir_ DIR *d = NULL;
 	size_t cap = 0;
+	ssize_t n;
 	int r;
 
 	level_forget_kids(l);
@@ -174,46 +222,28 @@ static int list_kids(struct walk *w, struct level *l)
 		l->listed = true;
 		return 0;
 	}
-	r = opendir_at(l->fd, &d);
+	/*
+	 * From the start: the directory may have been listed before (in an
+	 * earlier step, or by an earlier walk when kept), and the visitor may
+	 * have read it through a duplicate, which shares the offset.
+	 */
+	if (lseek(l->fd, 0, SEEK_SET) < 0)
+		n = -1;
+	else
+		do {
+			n = getdents64(l->fd, w->dents, sizeof(w->dents));
+			for (ssize_t at = 0; at < n;) {
+				const struct dirent64 *de =
+				    (const struct dirent64 *)(w->dents + at);
+
+				r = add_kid(w, l, de, &cap);
+				if (r < 0)
+					return r;
+				at += de->d_reclen;
+			}
+		} while (n > 0 && (size_t)n + DIRENT_MAX > sizeof(w->dents));
 	/* a removed directory simply has no children left to visit */
-	if (errno_is_vanished(r)) {
-		l->listed = true;
-		return 0;
-	}
-	if (r < 0)
-		return r;
-
-	for (struct dirent *de; (errno = 0, de = readdir(d));) {
-		struct child c;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !is_subdir(l->fd, de))
-			continue;
-		/* readdir hands out the inode number for free; only serials cost a read */
-		c.id = c.ino = de->d_ino;
-		r = w->serial ? child_identity(w, l->fd, de->d_name, &c.id) : 0;
-		if (errno_is_vanished(r)) {
-			w->vanished++;
-			continue;
-		}
-		if (r < 0) {
-			w->errors++;
-			continue;
-		}
-		if (l->n_kids == cap) {
-			struct child *bigger;
-
-			cap = cap ? cap * 2 : 16;
-			bigger = realloc(l->kids, cap * sizeof(*bigger));
-			if (!bigger)
-				return -ENOMEM;
-			l->kids = bigger;
-		}
-		c.name = strdup(de->d_name);
-		if (!c.name)
-			return -ENOMEM;
-		l->kids[l->n_kids++] = c;
-	}
-	if (errno != 0 && !errno_is_vanished(-errno))
+	if (n < 0 && !errno_is_vanished(-errno))
 		return -errno;
 
 	/* qsort() wants a valid array even for no elements; a leaf has none */
