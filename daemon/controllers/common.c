@@ -108,8 +108,23 @@ int read_file_metrics(const struct reader_ctx *c, const struct file_metric *t, s
  * back (ret_values, ret_found may be NULL) for readers that derive a second
  * metric from one key, such as memory.events "max" = limit failures.
  */
-int read_keyed_file(const struct reader_ctx *c, const char *file, const struct key_metric *t,
-		    size_t n, uint64_t *ret_values, uint64_t *ret_found)
+/* Where the first line that starts with prefix does, or buf when none does. */
+static const char *first_line_with(const char *buf, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *p = buf, *end = buf + len;
+
+	if (len == 0 || (len >= n && memcmp(buf, prefix, n) == 0))
+		return buf;
+	/* past buf's first byte, so p[-1] is there */
+	while ((p = memmem(p + 1, (size_t)(end - p - 1), prefix, n)) && p[-1] != '\n')
+		;
+	return p ? p : buf;
+}
+
+int read_keyed_file_from(const struct reader_ctx *c, const char *file, const char *from,
+			 const struct key_metric *t, size_t n, uint64_t *ret_values,
+			 uint64_t *ret_found)
 {
 	const char *buf;
 	const char *keys[KEYS_MAX];
@@ -120,6 +135,12 @@ int read_keyed_file(const struct reader_ctx *c, const char *file, const struct k
 	if (n > KEYS_MAX)
 		return -E2BIG;
 	r = reader_read(c, file, &buf, &len);
+	if (r > 0 && from) {
+		const char *start = first_line_with(buf, len, from);
+
+		len -= (size_t)(start - buf);
+		buf = start;
+	}
 	if (r > 0) {
 		for (size_t i = 0; i < n; i++)
 			keys[i] = t[i].key;
@@ -136,4 +157,10 @@ int read_keyed_file(const struct reader_ctx *c, const char *file, const struct k
 	if (ret_found)
 		*ret_found = found;
 	return 0;
+}
+
+int read_keyed_file(const struct reader_ctx *c, const char *file, const struct key_metric *t,
+		    size_t n, uint64_t *ret_values, uint64_t *ret_found)
+{
+	return read_keyed_file_from(c, file, NULL, t, n, ret_values, ret_found);
 }

@@ -85,3 +85,7 @@ int read_value_file(const struct reader_ctx *c, const char *file, const struct f
 int read_file_metrics(const struct reader_ctx *c, const struct file_metric *t, size_t n);
 int read_keyed_file(const struct reader_ctx *c, const char *file, const struct key_metric *t,
 		    size_t n, uint64_t *ret_values, uint64_t *ret_found);
+/* The same, from the first line that starts with from: what comes before is not looked at. */
+int read_keyed_file_from(const struct reader_ctx *c, const char *file, const char *from,
+			 const struct key_metric *t, size_t n, uint64_t *ret_values,
+			 uint64_t *ret_found);

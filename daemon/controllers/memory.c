@@ -34,6 +34,12 @@ static const struct file_metric memory_v1_files[] = {
     {"memory.kmem.failcnt", METRIC_MEMORY_KERNEL_LIMIT_FAILURES, VALUE_COUNT, 0},
 };
 
+/*
+ * v1 memory.stat lists the group's own counters first and their
+ * hierarchical total_* sums after them (memcg_stat_show() in
+ * mm/memcontrol.c). Only the sums are exported, so the parse starts at the
+ * first total_ line and never looks at the 20-odd lines before it.
+ */
 static const struct key_metric memory_v1_stat[] = {
     {"total_cache", METRIC_MEMORY_CACHE, NULL, 0},
     {"total_rss", METRIC_MEMORY_RSS, NULL, 0},
@@ -61,8 +67,8 @@ static int memory_read_v1(const struct reader_ctx *c)
 	int r = read_file_metrics(c, memory_v1_files, ELEMENTSOF(memory_v1_files));
 
 	if (r >= 0)
-		r = read_keyed_file(c, "memory.stat", memory_v1_stat, ELEMENTSOF(memory_v1_stat),
-				    NULL, NULL);
+		r = read_keyed_file_from(c, "memory.stat", "total_", memory_v1_stat,
+					 ELEMENTSOF(memory_v1_stat), NULL, NULL);
 	if (r >= 0)
 		r = read_keyed_file(c, "memory.oom_control", memory_v1_oom_control,
 				    ELEMENTSOF(memory_v1_oom_control), NULL, NULL);

@@ -291,6 +291,35 @@ static void test_memory_v1_drops_unlimited_and_uses_hierarchical_stat(void)
 	record_done(&r);
 }
 
+/*
+ * v1 memory.stat is parsed from its first total_ line on: one further down
+ * a line is no start, and a file that starts with one is read whole.
+ */
+static void test_memory_v1_stat_starts_at_the_first_total_line(void)
+{
+	static const struct expect inside[] = {
+	    {METRIC_MEMORY_RSS, NULL, 5},
+	};
+	static const struct expect first[] = {
+	    {METRIC_MEMORY_CACHE, NULL, 3},
+	    {METRIC_MEMORY_RSS, NULL, 4},
+	};
+	char *dir = tmpdir_make();
+	struct cgroup_record r;
+
+	/* taken from "total_rss 7", the line would make total_rss a duplicate */
+	file_write(dir, "memory.stat", "rss 1\nxtotal_rss 7\ntotal_rss 5\n");
+	r = read_dir(dir, &controller_memory, false, false);
+	check_samples(&r, inside, ELEMENTSOF(inside));
+	record_done(&r);
+	file_write(dir, "memory.stat", "total_cache 3\ntotal_rss 4\n");
+	r = read_dir(dir, &controller_memory, false, false);
+	check_samples(&r, first, ELEMENTSOF(first));
+	record_done(&r);
+	tmpdir_remove(dir);
+	free(dir);
+}
+
 /* memory.events max and oom_kill feed the same failure/OOM counters as v1's files. */
 static void test_memory_v2_events_feed_the_v1_equivalent_counters(void)
 {
@@ -614,6 +643,7 @@ int main(void)
 	RUN(test_cpu_v1_runnable_time_and_load_averages);
 	RUN(test_cpu_v2_runnable_usec_and_load_averages);
 	RUN(test_memory_v1_drops_unlimited_and_uses_hierarchical_stat);
+	RUN(test_memory_v1_stat_starts_at_the_first_total_line);
 	RUN(test_memory_v2_events_feed_the_v1_equivalent_counters);
 	RUN(test_hugetlb_reads_each_page_size_and_skips_rsvd);
 	RUN(test_blkio_v1_and_v2_read_the_same_device_and_limits);
