@@ -173,17 +173,47 @@ static bool is_leaf(struct level *l)
  */
 #define DIRENT_MAX ((offsetof(struct dirent64, d_name) + NAME_MAX + 1 + 7) & ~(size_t)7)
 
-static int add_kid(struct walk *w, struct level *l, const struct dirent64 *de, size_t *cap)
+static int child_ino_cmp(const void *a, const void *b)
 {
-	struct child c;
-	int r;
+	const struct child *x = a, *y = b;
+
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+/*
+ * The child an earlier listing of the same directory had under this name and
+ * inode number: the same cgroup, as kernfs never reuses inode numbers (see
+ * the top), so its identity needs no new read. Takes its name.
+ */
+static char *take_listed(struct child *old, size_t n_old, const struct dirent64 *de,
+			 uint64_t *ret_id)
+{
+	struct child key = {.ino = de->d_ino}, *c;
+	char *name;
+
+	c = n_old ? bsearch(&key, old, n_old, sizeof(*old), child_ino_cmp) : NULL;
+	if (!c || !c->name || strcmp(c->name, de->d_name) != 0)
+		return NULL;
+	*ret_id = c->id;
+	name = c->name;
+	c->name = NULL;
+	return name;
+}
+
+static int add_kid(struct walk *w, struct level *l, const struct dirent64 *de, size_t *cap,
+		   struct child *old, size_t n_old)
+{
+	struct child c = {.id = de->d_ino, .ino = de->d_ino};
+	int r = 0;
 
 	if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
 	    !is_subdir(l->fd, de->d_type, de->d_name))
 		return 0;
 	/* the listing hands out the inode number for free; only serials cost a read */
-	c.id = c.ino = de->d_ino;
-	r = w->serial ? child_identity(w, l->fd, de->d_name, &c.id) : 0;
+	if (w->serial)
+		c.name = take_listed(old, n_old, de, &c.id);
+	if (w->serial && !c.name)
+		r = child_identity(w, l->fd, de->d_name, &c.id);
 	if (errno_is_vanished(r)) {
 		w->vanished++;
 		return 0;
@@ -192,12 +222,15 @@ static int add_kid(struct walk *w, struct level *l, const struct dirent64 *de, s
 		w->errors++;
 		return 0;
 	}
-	r = array_grow((void **)&l->kids, cap, l->n_kids + 1, sizeof(*l->kids), 16);
-	if (r < 0)
-		return r;
-	c.name = strdup(de->d_name);
+	if (!c.name)
+		c.name = strdup(de->d_name);
 	if (!c.name)
 		return -ENOMEM;
+	r = array_grow((void **)&l->kids, cap, l->n_kids + 1, sizeof(*l->kids), 16);
+	if (r < 0) {
+		free(c.name);
+		return r;
+	}
 	l->kids[l->n_kids++] = c;
 	return 0;
 }
@@ -213,15 +246,18 @@ static int add_kid(struct walk *w, struct level *l, const struct dirent64 *de, s
  */
 static int list_kids(struct walk *w, struct level *l)
 {
+	/* an earlier step's listing, if any: its identities carry over */
+	struct level old = {.kids = l->kids, .n_kids = l->n_kids};
 	size_t cap = 0;
 	ssize_t n;
-	int r;
+	int r = 0;
 
-	level_forget_kids(l);
-	if (is_leaf(l)) {
-		l->listed = true;
-		return 0;
-	}
+	l->kids = NULL;
+	l->n_kids = 0;
+	if (is_leaf(l))
+		goto done;
+	if (old.n_kids > 1)
+		qsort(old.kids, old.n_kids, sizeof(*old.kids), child_ino_cmp);
 	/*
 	 * From the start: the directory may have been listed before (in an
 	 * earlier step, or by an earlier walk when kept), and the visitor may
@@ -232,25 +268,27 @@ static int list_kids(struct walk *w, struct level *l)
 	else
 		do {
 			n = getdents64(l->fd, w->dents, sizeof(w->dents));
-			for (ssize_t at = 0; at < n;) {
+			for (ssize_t at = 0; at < n && r >= 0;) {
 				const struct dirent64 *de =
 				    (const struct dirent64 *)(w->dents + at);
 
-				r = add_kid(w, l, de, &cap);
-				if (r < 0)
-					return r;
+				r = add_kid(w, l, de, &cap, old.kids, old.n_kids);
 				at += de->d_reclen;
 			}
-		} while (n > 0 && (size_t)n + DIRENT_MAX > sizeof(w->dents));
+		} while (r >= 0 && n > 0 && (size_t)n + DIRENT_MAX > sizeof(w->dents));
 	/* a removed directory simply has no children left to visit */
-	if (n < 0 && !errno_is_vanished(-errno))
-		return -errno;
+	if (r >= 0 && n < 0 && !errno_is_vanished(-errno))
+		r = -errno;
+	if (r < 0)
+		goto done;
 
 	/* qsort() wants a valid array even for no elements; a leaf has none */
 	if (l->n_kids > 1)
 		qsort(l->kids, l->n_kids, sizeof(*l->kids), child_cmp);
-	l->listed = true;
-	return 0;
+done:
+	level_forget_kids(&old);
+	l->listed = r >= 0;
+	return r;
 }
 
 /* Takes ownership of fd unless borrowed; nlink is its link count. */
@@ -391,7 +429,9 @@ static int advance(struct walk *w)
 }
 
 /*
- * Between steps the tree may have changed. Listings are re-read lazily, and
+ * Between steps the tree may have changed. Listings are re-read lazily
+ * (identities carry over by name and inode number, so a step costs one
+ * getdents64() per level, not one serial read per sibling), and
  * if a cgroup on the cursor's path is gone (or its name now holds a newer
  * cgroup), everything below it is gone too, since only empty cgroups can be
  * removed: cut the stack there and resume after the removed identity.
@@ -399,7 +439,7 @@ static int advance(struct walk *w)
 static void revalidate(struct walk *w)
 {
 	for (size_t i = 0; i <= w->depth; i++) {
-		level_forget_kids(&w->stack[i]);
+		w->stack[i].listed = false;
 		w->stack[i].nlink = 0; /* children may have come since it was read */
 	}
 

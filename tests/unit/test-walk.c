@@ -540,6 +540,39 @@ static int remove_sibling_on_visit(void *userdata, const struct walk_entry *e)
 	return record_visit(userdata, e);
 }
 
+/*
+ * A step re-lists the directories on the cursor's path, but a sibling seen
+ * before under the same name and inode number keeps its identity: with its
+ * cgroup.serial now unreadable as a number, it is still visited in place,
+ * so the walk did not read it again (one read per sibling, not per step).
+ */
+static void test_later_steps_keep_the_identities_already_read(void)
+{
+	static const char *const names[] = {"a", "b", "c", "d"};
+	struct model m;
+	struct walk *w;
+
+	model_init(&m, true, 9);
+	for (size_t i = 0; i < 4; i++)
+		add_named(&m, 0, names[i], i + 1);
+	w = walk_open(&m, NULL);
+	ASSERT_EQ(walk_step(w, 2, record_visit, &m), 1);
+	ASSERT_STREQ(m.order, "/ /a ");
+	for (int i = 2; i <= 4; i++) {
+		char *dir = abs_path(&m, &m.nodes[i]);
+
+		file_write(dir, "cgroup.serial", "not a number\n");
+		free(dir);
+	}
+	while (walk_step(w, 1, record_visit, &m) > 0)
+		;
+	ASSERT_STREQ(m.order, "/ /a /b /c /d ");
+	ASSERT_EQ(walk_errors(w), 0);
+	walk_free(w);
+	tmpdir_remove(m.root);
+	free((char *)m.root);
+}
+
 /* Removed between listing and visit, inside one step: skipped and counted. */
 static void test_cgroup_removed_mid_step_is_skipped_and_counted(void)
 {
@@ -568,6 +601,7 @@ int main(void)
 	RUN(test_cgroup_created_behind_cursor_is_not_visited);
 	RUN(test_removed_ancestor_resumes_after_the_ancestor);
 	RUN(test_cgroup_removed_mid_step_is_skipped_and_counted);
+	RUN(test_later_steps_keep_the_identities_already_read);
 	RUN(test_renamed_cursor_parent_never_yields_stale_paths);
 	RUN(test_churn_between_steps_keeps_the_cursor_rules);
 	RUN(test_kept_directories_serve_later_walks_but_not_a_new_namesake);
