@@ -23,6 +23,7 @@
 #include "controllers/controller.h"
 #include "devname.h"
 #include "fileio.h"
+#include "idcache.h"
 #include "layout.h"
 #include "util.h"
 #include "walk.h"
@@ -135,6 +136,7 @@ static int collect_hierarchy(struct collect_run *run)
 	    .keep = keep_held_dir,
 	    .userdata = run,
 	};
+	struct id_table *ids = run->opts->ids ? id_cache_table(run->opts->ids, run->h->path) : NULL;
 	struct walk *w = NULL;
 	int fd, r;
 
@@ -142,12 +144,14 @@ static int collect_hierarchy(struct collect_run *run)
 	if (fd < 0)
 		return -errno;
 	/* see heldfiles.c for why only the unified hierarchy's */
-	r = walk_new(fd, run->opts->held && run->h->unified ? &held_dirs : NULL, &w);
+	r = walk_new(fd, run->opts->held && run->h->unified ? &held_dirs : NULL, ids, &w);
 	if (r < 0)
 		return r;
 	do
 		r = walk_step(w, WALK_BUDGET, visit_cgroup, run);
 	while (r > 0);
+	if (ids)
+		id_table_end(ids);
 	run->snap->vanished += walk_vanished(w);
 	if (r >= 0 && walk_errors(w) > 0)
 		r = -EIO;
@@ -246,6 +250,8 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 			r = 0;
 		}
 	}
+	if (o->ids)
+		id_cache_end(o->ids);
 	if (o->held) {
 		held_files_end(o->held);
 		s.held_files = held_files_count(o->held);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "heldfiles.h"
+#include "idcache.h"
 #include "snapshot.h"
 
 /*
@@ -46,6 +47,7 @@ struct collect_options {
 	 */
 	unsigned *mounted_controllers;
 	struct held_files *held; /* may be NULL: files to keep open between collections */
+	struct id_cache *ids;	 /* may be NULL: identities remembered between collections */
 };
 
 int collect_snapshot(const struct collect_options *o, struct snapshot *ret);

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "idcache.h"
 #include "parse.h"
 #include "strbuf.h"
 #include "util.h"
@@ -57,6 +58,8 @@ struct level {
 
 struct walk {
 	const struct walk_dirs *dirs; /* or NULL */
+	struct id_table *ids;	      /* or NULL */
+	bool ids_checked;	      /* a remembered identity matched its file */
 	struct level *stack;	      /* stack[depth] is the cursor */
 	size_t depth;
 	size_t cap;
@@ -200,6 +203,33 @@ static char *take_listed(struct child *old, size_t n_old, const struct dirent64 
 	return name;
 }
 
+/*
+ * The identity of the child de of dirfd: remembered from an earlier walk
+ * if it listed the same inode number (idcache.c), or read. The first one
+ * remembered is read all the same, to tell a new hierarchy instance.
+ */
+static int recall_identity(struct walk *w, int dirfd, const struct dirent64 *de, uint64_t *ret)
+{
+	uint64_t known;
+	bool remembered = w->ids && id_table_get(w->ids, de->d_ino, &known);
+	int r = 0;
+
+	if (remembered && w->ids_checked)
+		*ret = known;
+	else
+		r = child_identity(w, dirfd, de->d_name, ret);
+	if (r < 0 || !w->ids)
+		return r;
+	if (remembered && !w->ids_checked) {
+		w->ids_checked = true;
+		if (known != *ret)
+			id_table_forget(w->ids);
+	}
+	/* a table that cannot grow costs the next walk a read, nothing more */
+	(void)id_table_put(w->ids, de->d_ino, *ret);
+	return 0;
+}
+
 static int add_kid(struct walk *w, struct level *l, const struct dirent64 *de, size_t *cap,
 		   struct child *old, size_t n_old)
 {
@@ -213,7 +243,7 @@ static int add_kid(struct walk *w, struct level *l, const struct dirent64 *de, s
 	if (w->serial)
 		c.name = take_listed(old, n_old, de, &c.id);
 	if (w->serial && !c.name)
-		r = child_identity(w, l->fd, de->d_name, &c.id);
+		r = recall_identity(w, l->fd, de, &c.id);
 	if (errno_is_vanished(r)) {
 		w->vanished++;
 		return 0;
@@ -499,7 +529,7 @@ int walk_step(struct walk *w, size_t budget, walk_visit_fn visit, void *userdata
 	return 1;
 }
 
-int walk_new(int root_fd, const struct walk_dirs *dirs, struct walk **ret)
+int walk_new(int root_fd, const struct walk_dirs *dirs, struct id_table *ids, struct walk **ret)
 {
 	_cleanup_close_ int fd = root_fd;
 	struct walk *w;
@@ -509,6 +539,7 @@ int walk_new(int root_fd, const struct walk_dirs *dirs, struct walk **ret)
 	if (!w)
 		return -ENOMEM;
 	w->dirs = dirs;
+	w->ids = ids;
 	w->cap = 16;
 	w->stack = calloc(w->cap, sizeof(*w->stack));
 	if (!w->stack) {

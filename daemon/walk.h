@@ -37,8 +37,14 @@ struct walk_dirs {
 	void *userdata;
 };
 
-/* dirs may be NULL; it must outlive the walk. */
-int walk_new(int root_fd, const struct walk_dirs *dirs, struct walk **ret);
+struct id_table;
+
+/*
+ * dirs may be NULL; it must outlive the walk. So may ids: identities an
+ * earlier walk of the hierarchy read, which this one reuses and records
+ * (idcache.h); the caller ends the table after the walk.
+ */
+int walk_new(int root_fd, const struct walk_dirs *dirs, struct id_table *ids, struct walk **ret);
 int walk_step(struct walk *w, size_t budget, walk_visit_fn visit, void *userdata);
 uint64_t walk_vanished(const struct walk *w);
 unsigned walk_errors(const struct walk *w);

@@ -12,8 +12,10 @@
  *
  * With "one-piece" a read that leaves room in the buffer ends the file, as
  * cgacctd reads cgroup files: this floor spares the read() that returns 0.
+ * "warm" is one-piece without the cgroup.serial files: the files a warm
+ * scrape reads, as cgacctd reads a cgroup's serial once and remembers it.
  *
- *   floor LIST ROUNDS [one-piece]
+ *   floor LIST ROUNDS [one-piece|warm]
  *
  * Prints "files N" and then one "ns T" line per round.
  */
@@ -112,7 +114,7 @@ static long dir_index(const char *path)
 	return (long)n_dirs++;
 }
 
-static size_t load(const char *list, struct file **ret)
+static size_t load(const char *list, int warm, struct file **ret)
 {
 	FILE *f = fopen(list, "re");
 	struct file *v = NULL;
@@ -133,6 +135,8 @@ static size_t load(const char *list, struct file **ret)
 		path[strcspn(path, "\n")] = '\0';
 		slash = strrchr(path, '/');
 		*slash = '\0';
+		if (warm && strcmp(slash + 1, "cgroup.serial") == 0)
+			continue;
 		v = grow(v, &cap, n, sizeof(*v));
 		v[n].dir = dir_index(*path ? path : "/");
 		v[n].name = strdup(slash + 1);
@@ -178,19 +182,20 @@ static void read_all(const struct file *v, size_t n, int one_piece)
 int main(int argc, char **argv)
 {
 	struct rlimit rl = {.rlim_cur = 1 << 20, .rlim_max = 1 << 20};
-	int one_piece = argc == 4 && strcmp(argv[3], "one-piece") == 0;
+	int warm = argc == 4 && strcmp(argv[3], "warm") == 0;
+	int one_piece = warm || (argc == 4 && strcmp(argv[3], "one-piece") == 0);
 	struct file *v;
 	size_t n;
 	long rounds;
 
 	if (argc < 3 || argc > 4 || (argc == 4 && !one_piece) || (rounds = atol(argv[2])) <= 0) {
-		fprintf(stderr, "usage: floor LIST ROUNDS [one-piece]\n");
+		fprintf(stderr, "usage: floor LIST ROUNDS [one-piece|warm]\n");
 		return 2;
 	}
 	slots = calloc(SLOTS, sizeof(*slots));
 	if (!slots)
 		return 1;
-	n = load(argv[1], &v);
+	n = load(argv[1], warm, &v);
 	/* every directory of the tree stays open for a pass (root may raise the limit) */
 	if (setrlimit(RLIMIT_NOFILE, &rl) < 0 && getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
 	    rl.rlim_cur < n_dirs + 16) {

@@ -113,6 +113,7 @@ for n in $sizes; do
 		step "round $round: floors, cgacctd, systemd-cgtop"
 		floor /tmp/cgacctd.files 1 | sed -n "s/^ns /R floor $n /p"
 		floor /tmp/cgacctd.files 1 one-piece | sed -n "s/^ns /R floor1 $n /p"
+		floor /tmp/cgacctd.files 1 warm | sed -n "s/^ns /R floorw $n /p"
 		httpget "$port" /metrics 1 | sed "s/^/R warm $n /"
 		if [ $peer_rc -eq 0 ]; then
 			timeit 1 systemd-cgtop -b -n 1 --depth=64 | sed "s/^/R peer $n /"

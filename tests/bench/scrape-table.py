@@ -80,8 +80,10 @@ def layout_table(layout, f):
         floors = [float(r[0]) for r in f['floor'][n]]
         floors1 = [float(r[0]) for r in f['floor1'][n]]
         floor1 = statistics.median(floors1) / 1e6 if floors1 else None
+        floorsw = [float(r[0]) for r in f['floorw'][n]]
         warm_floor = paired(field(f['warm'][n], 'ns'), floors)
         warm_floor1 = paired(field(f['warm'][n], 'ns'), floors1)
+        warm_floorw = paired(field(f['warm'][n], 'ns'), floorsw)
         held = '+'.join(f['held'][n][0][:2]) if f['held'].get(n) else '-'
         warm_peer = paired(field(f['warm'][n], 'ns'), field(f['peer'][n], 'ns'))
         per_cg[n] = warm * 1e3 / cgroups if warm else None
@@ -94,6 +96,7 @@ def layout_table(layout, f):
         rows.append([
             str(n), fmt(floor), fmt(floor1), fmt(cold), fmt(warm), fmt(collect), fmt(peer),
             fmt(ratio(cold, floor), '.2f'), fmt(warm_floor, '.2f'), fmt(warm_floor1, '.2f'),
+            fmt(warm_floorw, '.2f'),
             fmt(warm_peer, '.2f'), fmt(per_cg[n]), fmt(growth, '.2f'),
             fmt(rss), fmt(body[0] / MIB if body else None, '.2f'),
             fmt(gz[0] / MIB if gz else None, '.2f'),
@@ -102,7 +105,8 @@ def layout_table(layout, f):
         ])
         fastest = lambda rows: min(field(rows, 'ns')) / 1e6 if field(rows, 'ns') else None
         summary[n] = dict(floor=floor, cold=cold, warm=warm, peer=peer, rss=rss,
-                          warm_floor=warm_floor, warm_floor1=warm_floor1, held=held,
+                          warm_floor=warm_floor, warm_floor1=warm_floor1,
+                          warm_floorw=warm_floorw, held=held,
                           floor_min=min(float(r[0]) for r in f['floor'][n]) / 1e6,
                           warm_min=fastest(f['warm'][n]),
                           peer_min=fastest(f['peer'][n]) if n in f['peer'] else None,
@@ -110,7 +114,7 @@ def layout_table(layout, f):
                           ours=ours, theirs=theirs,
                           peer_per_cg=peer * 1e3 / cgroups if peer else None)
     head = ['cgroups', 'floor ms', 'floor1 ms', 'cold ms', 'warm ms', 'collect ms', 'peer ms',
-            'cold/floor', 'warm/floor', 'warm/floor1', 'warm/peer', 'us/cgroup', 'growth',
+            'cold/floor', 'warm/floor', 'warm/floor1', 'warm/floorw', 'warm/peer', 'us/cgroup', 'growth',
             'RSS MiB', 'body MiB', 'gzip MiB', 'files/cg', 'peer f/cg', 'held', 'slab KiB',
             'dying w/o/with']
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
@@ -137,6 +141,9 @@ def verdicts(layout, s):
     if big['warm_floor1']:
         out.append(f'warm cgacctd/one-piece floor at {n}: {big["warm_floor1"]:.2f} (the floor '
                    f'reading each file as cgacctd does, without the read() that returns 0)')
+    if big['warm_floorw']:
+        out.append(f'warm cgacctd/warm floor at {n}: {big["warm_floorw"]:.2f} (the one-piece '
+                   f'floor without the cgroup.serial files, which warm scrapes remember)')
     if big['cold'] and big['floor']:
         r = big['cold'] / big['floor']
         out.append(f'cold cgacctd/floor at {n}: {r:.2f} (<= 1.5: {mark(r <= 1.5)})')

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "idcache.h"
 #include "test.h"
 #include "walk.h"
 
@@ -223,7 +224,7 @@ static struct walk *walk_open(const struct model *m, struct keeper *k)
 	int fd = open(m->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	ASSERT_TRUE(fd >= 0);
-	ASSERT_EQ(walk_new(fd, k ? &k->ops : NULL, &w), 0);
+	ASSERT_EQ(walk_new(fd, k ? &k->ops : NULL, NULL, &w), 0);
 	return w;
 }
 
@@ -573,6 +574,99 @@ static void test_later_steps_keep_the_identities_already_read(void)
 	free((char *)m.root);
 }
 
+/* A whole walk that reuses and records identities in t, ended as collect.c does. */
+static const char *walk_all_remembering(struct model *m, struct id_table *t)
+{
+	int fd = open(m->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct walk *w;
+
+	ASSERT_TRUE(fd >= 0);
+	ASSERT_EQ(walk_new(fd, NULL, t, &w), 0);
+	m->order[0] = '\0';
+	while (walk_step(w, 2, record_visit, m) > 0)
+		;
+	ASSERT_EQ(walk_errors(w), 0);
+	walk_free(w);
+	id_table_end(t);
+	m->cursor = -1;
+	return m->order;
+}
+
+static void set_serial(struct model *m, int i, const char *serial)
+{
+	char *dir = abs_path(m, &m->nodes[i]);
+
+	file_write(dir, "cgroup.serial", serial);
+	free(dir);
+}
+
+/*
+ * "/p" and its children "/p/z", "/p/a", "/p/m" (serials 1, 2, 3, 4), with
+ * an id_table that one walk has filled.
+ */
+static struct id_table *family_walked_once(struct model *m, struct id_cache **ret_cache)
+{
+	struct id_table *t;
+
+	model_init(m, true, 10);
+	add_named(m, 0, "p", 1);
+	add_named(m, 1, "z", 2);
+	add_named(m, 1, "a", 3);
+	add_named(m, 1, "m", 4);
+	ASSERT_EQ(id_cache_new(ret_cache), 0);
+	t = id_cache_table(*ret_cache, m->root);
+	ASSERT_TRUE(t != NULL);
+	ASSERT_STREQ(walk_all_remembering(m, t), "/ /p /p/z /p/a /p/m ");
+	return t;
+}
+
+/*
+ * A later walk takes the identities an earlier one read, by inode number:
+ * with the children's cgroup.serial unreadable as numbers it still visits
+ * them in order under their identities. Only the first one remembered, /p,
+ * is read again, and it still matches.
+ */
+static void test_later_walks_reuse_the_identities_read_before(void)
+{
+	struct id_cache *cache;
+	struct model m;
+	struct id_table *t = family_walked_once(&m, &cache);
+
+	for (int i = 2; i <= 4; i++)
+		set_serial(&m, i, "not a number\n");
+	ASSERT_STREQ(walk_all_remembering(&m, t), "/ /p /p/z /p/a /p/m ");
+	id_cache_free(cache);
+	tmpdir_remove(m.root);
+	free((char *)m.root);
+}
+
+/*
+ * A hierarchy mounted anew may list the same names under the same inode
+ * numbers, with new serials: the first identity remembered no longer
+ * matching its file, the walk reads them all again.
+ */
+static void test_a_remembered_identity_that_moved_makes_the_walk_read_all(void)
+{
+	static const uint64_t fresh[] = {0, 11, 14, 13, 12};
+	struct id_cache *cache;
+	struct model m;
+	struct id_table *t = family_walked_once(&m, &cache);
+
+	for (int i = 1; i <= 4; i++) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%" PRIu64 "\n", fresh[i]);
+		set_serial(&m, i, buf);
+		m.nodes[i].key[0] = fresh[1];
+		if (i > 1)
+			m.nodes[i].key[1] = fresh[i];
+	}
+	ASSERT_STREQ(walk_all_remembering(&m, t), "/ /p /p/m /p/a /p/z ");
+	id_cache_free(cache);
+	tmpdir_remove(m.root);
+	free((char *)m.root);
+}
+
 /* Removed between listing and visit, inside one step: skipped and counted. */
 static void test_cgroup_removed_mid_step_is_skipped_and_counted(void)
 {
@@ -602,6 +696,8 @@ int main(void)
 	RUN(test_removed_ancestor_resumes_after_the_ancestor);
 	RUN(test_cgroup_removed_mid_step_is_skipped_and_counted);
 	RUN(test_later_steps_keep_the_identities_already_read);
+	RUN(test_later_walks_reuse_the_identities_read_before);
+	RUN(test_a_remembered_identity_that_moved_makes_the_walk_read_all);
 	RUN(test_renamed_cursor_parent_never_yields_stale_paths);
 	RUN(test_churn_between_steps_keeps_the_cursor_rules);
 	RUN(test_kept_directories_serve_later_walks_but_not_a_new_namesake);
