@@ -15,7 +15,8 @@
  * the walk checks the first identity it reuses in each walk against the
  * file, and a mismatch makes it forget the whole table (id_table_forget).
  *
- * Each walk records the identities it used in a new map and the old map is
+ * Each walk records the identities it used in a new map, where it finds
+ * them again when a later step lists a directory anew, and the old map is
  * dropped at its end, so removed cgroups leave with the walk that no longer
  * finds them: 16 bytes per cgroup, twice during a walk.
  */
@@ -88,10 +89,8 @@ static int map_grow(struct id_map *m, size_t first)
 	return 0;
 }
 
-bool id_table_get(const struct id_table *t, uint64_t ino, uint64_t *ret_id)
+static bool map_get(const struct id_map *m, uint64_t ino, uint64_t *ret_id)
 {
-	const struct id_map *m = &t->old;
-
 	if (!m->slots || ino == 0)
 		return false;
 	for (size_t i = slot_of(m, ino); m->slots[i].ino; i = (i + 1) & m->mask)
@@ -100,6 +99,15 @@ bool id_table_get(const struct id_table *t, uint64_t ino, uint64_t *ret_id)
 			return true;
 		}
 	return false;
+}
+
+bool id_table_get(const struct id_table *t, uint64_t ino, uint64_t *ret_id, bool *ret_earlier)
+{
+	*ret_earlier = false;
+	if (map_get(&t->next, ino, ret_id))
+		return true;
+	*ret_earlier = true;
+	return map_get(&t->old, ino, ret_id);
 }
 
 int id_table_put(struct id_table *t, uint64_t ino, uint64_t id)
@@ -129,8 +137,15 @@ void id_table_end(struct id_table *t)
 	t->next = (struct id_map){0};
 }
 
-static void table_free(struct id_table *t)
+struct id_table *id_table_new(void)
 {
+	return calloc(1, sizeof(struct id_table));
+}
+
+void id_table_free(struct id_table *t)
+{
+	if (!t)
+		return;
 	map_done(&t->old);
 	map_done(&t->next);
 	free(t->hierarchy);
@@ -148,7 +163,7 @@ void id_cache_free(struct id_cache *c)
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->n; i++)
-		table_free(c->tables[i]);
+		id_table_free(c->tables[i]);
 	free(c->tables);
 	free(c);
 }
@@ -164,9 +179,9 @@ struct id_table *id_cache_table(struct id_cache *c, const char *hierarchy)
 		}
 	if (array_grow((void **)&c->tables, &c->cap, c->n + 1, sizeof(*c->tables), 8) < 0)
 		return NULL;
-	t = calloc(1, sizeof(*t));
+	t = id_table_new();
 	if (!t || !(t->hierarchy = strdup(hierarchy))) {
-		free(t);
+		id_table_free(t);
 		return NULL;
 	}
 	t->used = true;
@@ -185,7 +200,7 @@ void id_cache_end(struct id_cache *c)
 			t->used = false;
 			c->tables[kept++] = t;
 		} else
-			table_free(t);
+			id_table_free(t);
 	}
 	c->n = kept;
 }

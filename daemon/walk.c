@@ -58,7 +58,8 @@ struct level {
 
 struct walk {
 	const struct walk_dirs *dirs; /* or NULL */
-	struct id_table *ids;	      /* or NULL */
+	struct id_table *ids;	      /* the caller's, or own_ids */
+	struct id_table *own_ids;     /* or NULL */
 	bool ids_checked;	      /* a remembered identity matched its file */
 	struct level *stack;	      /* stack[depth] is the cursor */
 	size_t depth;
@@ -176,74 +177,51 @@ static bool is_leaf(struct level *l)
  */
 #define DIRENT_MAX ((offsetof(struct dirent64, d_name) + NAME_MAX + 1 + 7) & ~(size_t)7)
 
-static int child_ino_cmp(const void *a, const void *b)
-{
-	const struct child *x = a, *y = b;
-
-	return (x->ino > y->ino) - (x->ino < y->ino);
-}
-
 /*
- * The child an earlier listing of the same directory had under this name and
- * inode number: the same cgroup, as kernfs never reuses inode numbers (see
- * the top), so its identity needs no new read. Takes its name.
- */
-static char *take_listed(struct child *old, size_t n_old, const struct dirent64 *de,
-			 uint64_t *ret_id)
-{
-	struct child key = {.ino = de->d_ino}, *c;
-	char *name;
-
-	c = n_old ? bsearch(&key, old, n_old, sizeof(*old), child_ino_cmp) : NULL;
-	if (!c || !c->name || strcmp(c->name, de->d_name) != 0)
-		return NULL;
-	*ret_id = c->id;
-	name = c->name;
-	c->name = NULL;
-	return name;
-}
-
-/*
- * The identity of the child de of dirfd: remembered from an earlier walk
- * if it listed the same inode number (idcache.c), or read. The first one
- * remembered is read all the same, to tell a new hierarchy instance.
+ * The identity of the child de of dirfd: read by this walk already if an
+ * earlier step listed de's directory (a step lists the directories on the
+ * cursor's path anew), else by an earlier walk if it listed the same inode
+ * number (idcache.c), else read now. The first one an earlier walk read is
+ * read again all the same, to tell a new hierarchy instance.
  */
 static int recall_identity(struct walk *w, int dirfd, const struct dirent64 *de, uint64_t *ret)
 {
 	uint64_t known;
-	bool remembered = w->ids && id_table_get(w->ids, de->d_ino, &known);
-	int r = 0;
+	bool earlier;
+	bool remembered = id_table_get(w->ids, de->d_ino, &known, &earlier);
+	int r;
 
-	if (remembered && w->ids_checked)
+	if (remembered && !earlier) {
 		*ret = known;
-	else
-		r = child_identity(w, dirfd, de->d_name, ret);
-	if (r < 0 || !w->ids)
-		return r;
-	if (remembered && !w->ids_checked) {
-		w->ids_checked = true;
-		if (known != *ret)
-			id_table_forget(w->ids);
+		return 0;
 	}
-	/* a table that cannot grow costs the next walk a read, nothing more */
+	if (remembered && w->ids_checked) {
+		*ret = known;
+	} else {
+		r = child_identity(w, dirfd, de->d_name, ret);
+		if (r < 0)
+			return r;
+		if (remembered) {
+			w->ids_checked = true;
+			if (known != *ret)
+				id_table_forget(w->ids);
+		}
+	}
+	/* a table that cannot grow costs a read later, nothing more */
 	(void)id_table_put(w->ids, de->d_ino, *ret);
 	return 0;
 }
 
-static int add_kid(struct walk *w, struct level *l, const struct dirent64 *de, size_t *cap,
-		   struct child *old, size_t n_old)
+static int add_kid(struct walk *w, struct level *l, const struct dirent64 *de, size_t *cap)
 {
 	struct child c = {.id = de->d_ino, .ino = de->d_ino};
-	int r = 0;
+	int r;
 
 	if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
 	    !is_subdir(l->fd, de->d_type, de->d_name))
 		return 0;
 	/* the listing hands out the inode number for free; only serials cost a read */
-	if (w->serial)
-		c.name = take_listed(old, n_old, de, &c.id);
-	if (w->serial && !c.name)
-		r = recall_identity(w, l->fd, de, &c.id);
+	r = w->serial ? recall_identity(w, l->fd, de, &c.id) : 0;
 	if (errno_is_vanished(r)) {
 		w->vanished++;
 		return 0;
@@ -252,15 +230,12 @@ static int add_kid(struct walk *w, struct level *l, const struct dirent64 *de, s
 		w->errors++;
 		return 0;
 	}
-	if (!c.name)
-		c.name = strdup(de->d_name);
+	r = array_grow((void **)&l->kids, cap, l->n_kids + 1, sizeof(*l->kids), 16);
+	if (r < 0)
+		return r;
+	c.name = strdup(de->d_name);
 	if (!c.name)
 		return -ENOMEM;
-	r = array_grow((void **)&l->kids, cap, l->n_kids + 1, sizeof(*l->kids), 16);
-	if (r < 0) {
-		free(c.name);
-		return r;
-	}
 	l->kids[l->n_kids++] = c;
 	return 0;
 }
@@ -276,18 +251,15 @@ static int add_kid(struct walk *w, struct level *l, const struct dirent64 *de, s
  */
 static int list_kids(struct walk *w, struct level *l)
 {
-	/* an earlier step's listing, if any: its identities carry over */
-	struct level old = {.kids = l->kids, .n_kids = l->n_kids};
 	size_t cap = 0;
 	ssize_t n;
-	int r = 0;
+	int r;
 
-	l->kids = NULL;
-	l->n_kids = 0;
-	if (is_leaf(l))
-		goto done;
-	if (old.n_kids > 1)
-		qsort(old.kids, old.n_kids, sizeof(*old.kids), child_ino_cmp);
+	level_forget_kids(l);
+	if (is_leaf(l)) {
+		l->listed = true;
+		return 0;
+	}
 	/*
 	 * From the start: the directory may have been listed before (in an
 	 * earlier step, or by an earlier walk when kept), and the visitor may
@@ -298,27 +270,25 @@ static int list_kids(struct walk *w, struct level *l)
 	else
 		do {
 			n = getdents64(l->fd, w->dents, sizeof(w->dents));
-			for (ssize_t at = 0; at < n && r >= 0;) {
+			for (ssize_t at = 0; at < n;) {
 				const struct dirent64 *de =
 				    (const struct dirent64 *)(w->dents + at);
 
-				r = add_kid(w, l, de, &cap, old.kids, old.n_kids);
+				r = add_kid(w, l, de, &cap);
+				if (r < 0)
+					return r;
 				at += de->d_reclen;
 			}
-		} while (r >= 0 && n > 0 && (size_t)n + DIRENT_MAX > sizeof(w->dents));
+		} while (n > 0 && (size_t)n + DIRENT_MAX > sizeof(w->dents));
 	/* a removed directory simply has no children left to visit */
-	if (r >= 0 && n < 0 && !errno_is_vanished(-errno))
-		r = -errno;
-	if (r < 0)
-		goto done;
+	if (n < 0 && !errno_is_vanished(-errno))
+		return -errno;
 
 	/* qsort() wants a valid array even for no elements; a leaf has none */
 	if (l->n_kids > 1)
 		qsort(l->kids, l->n_kids, sizeof(*l->kids), child_cmp);
-done:
-	level_forget_kids(&old);
-	l->listed = r >= 0;
-	return r;
+	l->listed = true;
+	return 0;
 }
 
 /* Takes ownership of fd unless borrowed; nlink is its link count. */
@@ -460,8 +430,8 @@ static int advance(struct walk *w)
 
 /*
  * Between steps the tree may have changed. Listings are re-read lazily
- * (identities carry over by name and inode number, so a step costs one
- * getdents64() per level, not one serial read per sibling), and
+ * (identities carry over by inode number, see recall_identity(), so a step
+ * costs one getdents64() per level, not one serial read per sibling), and
  * if a cgroup on the cursor's path is gone (or its name now holds a newer
  * cgroup), everything below it is gone too, since only empty cgroups can be
  * removed: cut the stack there and resume after the removed identity.
@@ -469,7 +439,7 @@ static int advance(struct walk *w)
 static void revalidate(struct walk *w)
 {
 	for (size_t i = 0; i <= w->depth; i++) {
-		w->stack[i].listed = false;
+		level_forget_kids(&w->stack[i]);
 		w->stack[i].nlink = 0; /* children may have come since it was read */
 	}
 
@@ -539,10 +509,12 @@ int walk_new(int root_fd, const struct walk_dirs *dirs, struct id_table *ids, st
 	if (!w)
 		return -ENOMEM;
 	w->dirs = dirs;
-	w->ids = ids;
+	w->ids = ids ? ids : (w->own_ids = id_table_new());
 	w->cap = 16;
 	w->stack = calloc(w->cap, sizeof(*w->stack));
-	if (!w->stack) {
+	if (!w->stack || !w->ids) {
+		id_table_free(w->own_ids);
+		free(w->stack);
 		free(w);
 		return -ENOMEM;
 	}
@@ -578,5 +550,6 @@ void walk_free(struct walk *w)
 	free(w->stack);
 	strbuf_done(&w->path);
 	readbuf_done(&w->buf);
+	id_table_free(w->own_ids);
 	free(w);
 }

@@ -42,7 +42,8 @@ struct id_table;
 /*
  * dirs may be NULL; it must outlive the walk. So may ids: identities an
  * earlier walk of the hierarchy read, which this one reuses and records
- * (idcache.h); the caller ends the table after the walk.
+ * (idcache.h); the caller ends the table after the walk. Without it the
+ * walk keeps a table of its own, for its later steps.
  */
 int walk_new(int root_fd, const struct walk_dirs *dirs, struct id_table *ids, struct walk **ret);
 int walk_step(struct walk *w, size_t budget, walk_visit_fn visit, void *userdata);

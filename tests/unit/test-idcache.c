@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The identity cache between walks: what a walk recorded is what the next
- * one finds, and nothing else (test-walk.c covers its use by the walk).
+ * The identity cache: a walk finds what it recorded itself, and then what
+ * the walk before it recorded, and nothing else (test-walk.c covers its use
+ * by the walk).
  */
 #include "idcache.h"
 #include "test.h"
@@ -14,11 +15,18 @@ static struct id_table *table(struct id_cache *c, const char *hierarchy)
 	return t;
 }
 
-static bool has(const struct id_table *t, uint64_t ino, uint64_t id)
+/* Whether t has id for ino, and from which walk. */
+static bool has_from(const struct id_table *t, uint64_t ino, uint64_t id, bool earlier)
 {
 	uint64_t got;
+	bool from_earlier;
 
-	return id_table_get(t, ino, &got) && got == id;
+	return id_table_get(t, ino, &got, &from_earlier) && got == id && from_earlier == earlier;
+}
+
+static bool has(const struct id_table *t, uint64_t ino, uint64_t id)
+{
+	return has_from(t, ino, id, true);
 }
 
 /* A removed cgroup is not listed, so not recorded: the walk after forgets it. */
@@ -31,13 +39,14 @@ static void test_a_walk_keeps_only_what_it_recorded(void)
 	t = table(c, "/sys/fs/cgroup/memory");
 	for (uint64_t ino = 1; ino <= 1000; ino++)
 		ASSERT_EQ(id_table_put(t, ino, ino + 7), 0);
-	ASSERT_TRUE(!has(t, 5, 12)); /* only once the walk is over */
+	ASSERT_TRUE(has_from(t, 5, 12, false)); /* this walk's own */
 	id_table_end(t);
 	ASSERT_TRUE(has(t, 5, 12) && has(t, 1000, 1007));
 	ASSERT_TRUE(!has(t, 1001, 1008));
 
 	for (uint64_t ino = 2; ino <= 1000; ino += 2)
 		ASSERT_EQ(id_table_put(t, ino, ino + 7), 0);
+	ASSERT_TRUE(has_from(t, 2, 9, false) && has(t, 1, 8));
 	id_table_end(t);
 	ASSERT_TRUE(has(t, 2, 9) && has(t, 1000, 1007));
 	ASSERT_TRUE(!has(t, 1, 8) && !has(t, 999, 1006));
