@@ -218,14 +218,20 @@ static void keeper_free(struct keeper *k)
 	free(k);
 }
 
-static struct walk *walk_open(const struct model *m, struct keeper *k)
+/* A walk of m's tree, keeping directories with k and identities in ids (either may be NULL). */
+static struct walk *walk_open_with(const struct model *m, struct keeper *k, struct id_table *ids)
 {
 	struct walk *w;
 	int fd = open(m->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	ASSERT_TRUE(fd >= 0);
-	ASSERT_EQ(walk_new(fd, k ? &k->ops : NULL, NULL, &w), 0);
+	ASSERT_EQ(walk_new(fd, k ? &k->ops : NULL, ids, &w), 0);
 	return w;
+}
+
+static struct walk *walk_open(const struct model *m, struct keeper *k)
+{
+	return walk_open_with(m, k, NULL);
 }
 
 static int random_alive_leaf(struct model *m)
@@ -335,16 +341,26 @@ static void test_churn_between_steps_keeps_the_cursor_rules(void)
 		}
 }
 
-static const char *walk_all_kept(struct model *m, size_t budget, struct keeper *k)
+/* A whole walk without errors; a table of identities is ended after it, as collect.c does. */
+static const char *walk_all_with(struct model *m, size_t budget, struct keeper *k,
+				 struct id_table *ids)
 {
-	struct walk *w = walk_open(m, k);
+	struct walk *w = walk_open_with(m, k, ids);
 
 	m->order[0] = '\0';
 	while (walk_step(w, budget, record_visit, m) > 0)
 		;
+	ASSERT_EQ(walk_errors(w), 0);
 	walk_free(w);
+	if (ids)
+		id_table_end(ids);
 	m->cursor = -1;
 	return m->order;
+}
+
+static const char *walk_all_kept(struct model *m, size_t budget, struct keeper *k)
+{
+	return walk_all_with(m, budget, k, NULL);
 }
 
 static const char *walk_all(struct model *m, size_t budget)
@@ -574,24 +590,6 @@ static void test_later_steps_keep_the_identities_already_read(void)
 	free((char *)m.root);
 }
 
-/* A whole walk that reuses and records identities in t, ended as collect.c does. */
-static const char *walk_all_remembering(struct model *m, struct id_table *t)
-{
-	int fd = open(m->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct walk *w;
-
-	ASSERT_TRUE(fd >= 0);
-	ASSERT_EQ(walk_new(fd, NULL, t, &w), 0);
-	m->order[0] = '\0';
-	while (walk_step(w, 2, record_visit, m) > 0)
-		;
-	ASSERT_EQ(walk_errors(w), 0);
-	walk_free(w);
-	id_table_end(t);
-	m->cursor = -1;
-	return m->order;
-}
-
 static void set_serial(struct model *m, int i, const char *serial)
 {
 	char *dir = abs_path(m, &m->nodes[i]);
@@ -616,7 +614,7 @@ static struct id_table *family_walked_once(struct model *m, struct id_cache **re
 	ASSERT_EQ(id_cache_new(ret_cache), 0);
 	t = id_cache_table(*ret_cache, m->root);
 	ASSERT_TRUE(t != NULL);
-	ASSERT_STREQ(walk_all_remembering(m, t), "/ /p /p/z /p/a /p/m ");
+	ASSERT_STREQ(walk_all_with(m, 2, NULL, t), "/ /p /p/z /p/a /p/m ");
 	return t;
 }
 
@@ -634,7 +632,7 @@ static void test_later_walks_reuse_the_identities_read_before(void)
 
 	for (int i = 2; i <= 4; i++)
 		set_serial(&m, i, "not a number\n");
-	ASSERT_STREQ(walk_all_remembering(&m, t), "/ /p /p/z /p/a /p/m ");
+	ASSERT_STREQ(walk_all_with(&m, 2, NULL, t), "/ /p /p/z /p/a /p/m ");
 	id_cache_free(cache);
 	tmpdir_remove(m.root);
 	free((char *)m.root);
@@ -661,7 +659,7 @@ static void test_a_remembered_identity_that_moved_makes_the_walk_read_all(void)
 		if (i > 1)
 			m.nodes[i].key[1] = fresh[i];
 	}
-	ASSERT_STREQ(walk_all_remembering(&m, t), "/ /p /p/m /p/a /p/z ");
+	ASSERT_STREQ(walk_all_with(&m, 2, NULL, t), "/ /p /p/m /p/a /p/z ");
 	id_cache_free(cache);
 	tmpdir_remove(m.root);
 	free((char *)m.root);
