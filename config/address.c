@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "address.h"
-#include "util.h"
+#include "base/util.h"
+#include "config/address.h"
 
 #define HOSTNAME_MAX  253
 #define LABEL_LEN_MAX 63

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "basicauth.h"
-#include "util.h"
+#include "base/util.h"
+#include "config/basicauth.h"
 
 #define BCRYPT_LEN	60
 #define BCRYPT_ALPHABET "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"

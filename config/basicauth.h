@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "webconfig.h"
+#include "config/webconfig.h"
 
 /*
  * Parses an Authorization header value, "Basic base64(user:password)"

@@ -11,24 +11,17 @@
 #include <sys/socket.h>
 #include <syslog.h>
 
-#include "config.h"
-#include "layout.h"
-#include "pathglob.h"
-#include "strv.h"
-#include "util.h"
-#include "yconf.h"
-
-/* The io and pressure bits must stay clear of the v1 controllers' bits. */
-_Static_assert(!((CONFIG_CONTROLLER_IO | CONFIG_CONTROLLER_PRESSURE) &
-		 (CONTROLLER_CPU | CONTROLLER_CPUACCT | CONTROLLER_MEMORY | CONTROLLER_HUGETLB |
-		  CONTROLLER_BLKIO | CONTROLLER_PIDS)),
-	       "config-only controller bits overlap daemon/layout.h");
+#include "base/strv.h"
+#include "base/util.h"
+#include "config/config.h"
+#include "config/pathglob.h"
+#include "config/yconf.h"
 
 static const struct yconf_name controller_names[] = {
-    {"cpu", CONTROLLER_CPU},	    {"cpuacct", CONTROLLER_CPUACCT},
-    {"memory", CONTROLLER_MEMORY},  {"hugetlb", CONTROLLER_HUGETLB},
-    {"blkio", CONTROLLER_BLKIO},    {"io", CONFIG_CONTROLLER_IO},
-    {"pids", CONTROLLER_PIDS},	    {"pressure", CONFIG_CONTROLLER_PRESSURE},
+    {"cpu", CONFIG_CONTROLLER_CPU},	    {"cpuacct", CONFIG_CONTROLLER_CPUACCT},
+    {"memory", CONFIG_CONTROLLER_MEMORY},  {"hugetlb", CONFIG_CONTROLLER_HUGETLB},
+    {"blkio", CONFIG_CONTROLLER_BLKIO},    {"io", CONFIG_CONTROLLER_IO},
+    {"pids", CONFIG_CONTROLLER_PIDS},	    {"pressure", CONFIG_CONTROLLER_PRESSURE},
     {"all", CONFIG_CONTROLLER_ALL},
 };
 

@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "address.h"
-#include "layout.h"
-#include "webconfig.h"
+#include "config/address.h"
+#include "config/error.h"
+#include "config/webconfig.h"
 
 #define CONFIG_FILE_DEFAULT "/etc/cgacct/cgacctd.yml"
 
@@ -29,11 +29,17 @@
 #define CONFIG_KEEP_OPEN_FILES_DEFAULT 10000
 
 /*
- * One bit per controller name accepted in `controllers:`: the v1 ones are
- * daemon/layout.h's CONTROLLER_* bits, so a mask from the config applies to
- * hierarchies as it is; io and pressure exist only on cgroup2.
+ * One bit per controller name accepted in `controllers:`. io and pressure
+ * exist only on cgroup2, cpuacct and blkio only on v1; the program layer
+ * matches these names to the collector's readers.
  */
 enum config_controller {
+	CONFIG_CONTROLLER_CPU = 1u << 0,
+	CONFIG_CONTROLLER_CPUACCT = 1u << 1,
+	CONFIG_CONTROLLER_MEMORY = 1u << 2,
+	CONFIG_CONTROLLER_HUGETLB = 1u << 3,
+	CONFIG_CONTROLLER_BLKIO = 1u << 4,
+	CONFIG_CONTROLLER_PIDS = 1u << 5,
 	CONFIG_CONTROLLER_IO = 1u << 6,
 	CONFIG_CONTROLLER_PRESSURE = 1u << 7,
 	CONFIG_CONTROLLER_ALL = (1u << 8) - 1,
@@ -60,18 +66,6 @@ struct config {
 	char *web_config_file;	/* relative to the config file; NULL = plain HTTP */
 	struct web_config *web; /* loaded from web_config_file, NULL without one */
 	int log_level;		/* syslog priority, LOG_ERR..LOG_DEBUG */
-};
-
-/*
- * Why loading failed, ready to print: "FILE:LINE:COL: KEY: what" (LINE and
- * COL 1-based), or "FILE: what" when no position applies, e.g. the file
- * cannot be read. The error may come from the web-config file, and then
- * names that file.
- */
-struct config_error {
-	unsigned line, column; /* 0 when the error has no position */
-	/* Room for the config's path and a path it names, both whole. */
-	char message[2 * PATH_MAX + 512];
 };
 
 struct config *config_default(void);

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "pathglob.h"
+#include "config/pathglob.h"
 
 struct wildcard {
 	const char *pat, *subj;

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "strbuf.h"
-#include "tlsnames.h"
-#include "util.h"
-#include "webconfig.h"
+#include "base/strbuf.h"
+#include "base/util.h"
+#include "config/tlsnames.h"
+#include "config/webconfig.h"
 
 const struct yconf_name tls_version_names[] = {
     {"TLS10", WEB_TLS_1_0},

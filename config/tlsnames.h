@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "yconf.h"
+#include "config/yconf.h"
 
 extern const struct yconf_name tls_version_names[];
 extern const size_t tls_version_names_len;

@@ -8,8 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
-#include "values.h"
+#include "base/clock.h"
+#include "base/util.h"
+#include "config/values.h"
 
 /* Consumes the digits at *s; -EINVAL when there are none. */
 static int parse_digits(const char **s, uint64_t *ret)

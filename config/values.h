@@ -9,9 +9,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define USEC_PER_MSEC UINT64_C(1000)
-#define USEC_PER_SEC  UINT64_C(1000000)
-
 /* Decimal digits only, no sign, no leading zero; -EINVAL or -ERANGE. */
 int value_parse_u64(const char *s, uint64_t *ret);
 

@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "basicauth.h"
-#include "strv.h"
-#include "tlsnames.h"
-#include "util.h"
-#include "webconfig.h"
-#include "yconf.h"
+#include "base/strv.h"
+#include "base/util.h"
+#include "config/basicauth.h"
+#include "config/tlsnames.h"
+#include "config/webconfig.h"
+#include "config/yconf.h"
 
 #define FIELD(name) offsetof(struct web_config, name)
 

@@ -12,12 +12,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fileio.h"
-#include "pathglob.h"
-#include "strv.h"
-#include "util.h"
-#include "values.h"
-#include "yconf.h"
+#include "base/fileio.h"
+#include "base/strv.h"
+#include "base/util.h"
+#include "config/pathglob.h"
+#include "config/values.h"
+#include "config/yconf.h"
 
 static int error_at(struct yconf *y, size_t line, size_t column, const char *fmt, va_list ap)
     __attribute__((format(printf, 4, 0)));

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <yaml.h>
 
-#include "config.h"
+#include "config/error.h"
 
 struct yconf {
 	yaml_document_t doc;

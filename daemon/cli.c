@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "util.h"
+#include "base/util.h"
+#include "daemon/cli.h"
 
 static void help(void)
 {

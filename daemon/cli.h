@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config.h"
+#include "config/config.h"
 
 struct cli {
 	const char *config_file; /* NULL: the embedded default */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "daemon/log.h"
 
 /* The journal's own line limit is larger; a log line longer than this is a bug anyway. */
 #define LOG_LINE_MAX 2048

@@ -10,13 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "collection.h"
-#include "log.h"
-#include "render.h"
-#include "service.h"
-#include "systemd.h"
-#include "util.h"
+#include "base/util.h"
+#include "daemon/cli.h"
+#include "daemon/log.h"
+#include "daemon/selection.h"
+#include "daemon/service.h"
+#include "daemon/systemd.h"
+#include "exporter/render.h"
 
 /* One line per visited cgroup; see --walk-order in cli.c. */
 static void print_visit(void *userdata, const char *hierarchy, const char *path, uint64_t id,

@@ -23,14 +23,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collection.h"
-#include "heldfiles.h"
-#include "http.h"
-#include "listen.h"
-#include "service.h"
-#include "systemd.h"
-#include "tls.h"
-#include "util.h"
+#include "base/clock.h"
+#include "base/util.h"
+#include "daemon/collector/heldfiles.h"
+#include "daemon/selection.h"
+#include "daemon/service.h"
+#include "daemon/systemd.h"
+#include "exporter/http.h"
+#include "exporter/listen.h"
+#include "exporter/tls.h"
 
 struct service {
 	const struct cli *cli;
@@ -267,14 +268,6 @@ static int reload(struct service *s)
 		 s->cli->config_file ? s->cli->config_file : "the built-in defaults");
 	notify_serving(s);
 	return 0;
-}
-
-static uint64_t now_usec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 /* Waits for signals, pinging the watchdog on time; returns on SIGTERM/SIGINT or failure. */

@@ -5,9 +5,9 @@
  */
 #pragma once
 
-#include "cli.h"
-#include "config.h"
-#include "log.h"
+#include "config/config.h"
+#include "daemon/cli.h"
+#include "daemon/log.h"
 
 /* Takes over cfg. Returns 0 after a clean stop, -errno if serving failed. */
 int service_run(const struct cli *cli, struct config *cfg, struct log_target *log);

@@ -10,7 +10,7 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
-#include "systemd.h"
+#include "daemon/systemd.h"
 
 void systemd_notify(const char *fmt, ...)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auth.h"
-#include "basicauth.h"
+#include "config/basicauth.h"
+#include "exporter/auth.h"
 
 bool auth_required(const struct web_config *wc)
 {

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <microhttpd.h>
 
-#include "webconfig.h"
+#include "config/webconfig.h"
 
 /* Whether wc asks for authentication at all. */
 bool auth_required(const struct web_config *wc);

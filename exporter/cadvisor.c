@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "cadvisor.h"
+#include "exporter/cadvisor.h"
 
 #define NS 1000000000u /* nanoseconds per second */
 #define US 1000000u    /* microseconds per second */
@@ -71,7 +71,7 @@ const struct cadvisor_family cadvisor_families[] = {
 	  "unlimited."),
     GAUGE("container_spec_cpu_period", METRIC_CPU_PERIOD,
 	  "CFS period in microseconds (cpu.cfs_period_us, cpu.max)."),
-    /* Stored as 1/1024 of a v2 weight (daemon/controllers/cpu.c): v1 shares come back
+    /* Stored as 1/1024 of a v2 weight (daemon/collector/controllers/cpu.c): v1 shares come back
        exactly; a v2 weight is shown as the kernel converts it, weight * 1024 / 100, not
        through cAdvisor's 2 + (weight - 1) * 262142 / 9999, which the snapshot cannot
        apply because it does not say which scale a group's value came from. */

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "render.h"
+#include "exporter/render.h"
 
 struct label_pair {
 	const char *name;

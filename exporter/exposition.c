@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exposition.h"
-#include "gzip.h"
+#include "exporter/exposition.h"
+#include "exporter/gzip.h"
 
 struct exposition {
 	atomic_uint refs;

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "render.h"
-#include "snapshot.h"
+#include "exporter/model/snapshot.h"
+#include "exporter/render.h"
 
 struct exposition;
 

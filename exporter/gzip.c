@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <zlib.h>
 
-#include "gzip.h"
+#include "exporter/gzip.h"
 
 /* windowBits 15 plus 16: zlib writes a gzip header and trailer instead of its own. */
 #define GZIP_WINDOW_BITS (15 + 16)

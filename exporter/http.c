@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auth.h"
-#include "http.h"
-#include "landing.h"
-#include "negotiate.h"
-#include "tls.h"
-#include "util.h"
+#include "base/util.h"
+#include "exporter/auth.h"
+#include "exporter/http.h"
+#include "exporter/landing.h"
+#include "exporter/negotiate.h"
+#include "exporter/tls.h"
 
 #define REALM "cgacct"
 

@@ -11,8 +11,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "scrape.h"
-#include "webconfig.h"
+#include "config/webconfig.h"
+#include "exporter/scrape.h"
 
 /*
  * Defaults for struct http_options. A scrape holds one connection, and

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "landing.h"
-#include "util.h"
+#include "base/util.h"
+#include "exporter/landing.h"
 
 /* A page for a person: past this many rows a browser struggles and /metrics is the place. */
 #define LANDING_ROWS_MAX 5000

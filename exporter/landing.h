@@ -7,8 +7,8 @@
  */
 #pragma once
 
-#include "snapshot.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
+#include "exporter/model/snapshot.h"
 
 #define LANDING_CONTENT_TYPE "text/html; charset=utf-8"
 

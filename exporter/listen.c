@@ -12,8 +12,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "listen.h"
-#include "util.h"
+#include "base/util.h"
+#include "exporter/listen.h"
 
 static int open_one(const struct sockaddr *sa, socklen_t len, bool v6only)
 {

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "address.h"
+#include "config/address.h"
 
 #define LISTEN_BACKLOG 128
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "negotiate.h"
+#include "exporter/negotiate.h"
 
 #define Q_MAX 1000
 

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "render.h"
+#include "exporter/render.h"
 
 /* accept may be NULL (no header). */
 enum render_format negotiate_format(const char *accept);

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cadvisor.h"
-#include "render.h"
+#include "exporter/cadvisor.h"
+#include "exporter/render.h"
 
 /* Enough digits for every divisor we use (1e9, 1024 needs 10). */
 #define FRACTION_DIGITS_MAX 12

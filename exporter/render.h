@@ -8,9 +8,9 @@
 
 #include <stdint.h>
 
-#include "families.h"
-#include "snapshot.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
+#include "exporter/model/snapshot.h"
+#include "exporter/native.h"
 
 #define PROMETHEUS_CONTENT_TYPE	 "text/plain; version=0.0.4; charset=utf-8"
 #define OPENMETRICS_CONTENT_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"

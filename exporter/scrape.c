@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "scrape.h"
-#include "util.h"
+#include "base/clock.h"
+#include "base/util.h"
+#include "exporter/scrape.h"
 
 struct scrape {
 	scrape_collect_fn collect;
@@ -30,14 +31,6 @@ struct scrape {
 	struct exposition *current;
 	uint64_t current_start_usec;
 };
-
-static uint64_t now_usec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 int scrape_new(scrape_collect_fn collect, void *userdata, const char *version, struct scrape **ret)
 {

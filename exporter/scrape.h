@@ -10,8 +10,8 @@
 
 #include <stdint.h>
 
-#include "exposition.h"
-#include "stats.h"
+#include "exporter/exposition.h"
+#include "exporter/stats.h"
 
 /* Fills *ret with a finalized snapshot, or returns -errno. Called without locks held. */
 typedef int (*scrape_collect_fn)(void *userdata, struct snapshot *ret);

@@ -7,7 +7,7 @@
  */
 #include <inttypes.h>
 
-#include "stats.h"
+#include "exporter/stats.h"
 
 static const unsigned codes[SERVICE_STATS_CODES] = {200, 401, 403, 404, 405, 500};
 

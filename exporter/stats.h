@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "render.h"
+#include "exporter/render.h"
 
 /* The status codes cgacctd answers with; MHD's own protocol errors are not seen. */
 #define SERVICE_STATS_CODES 6

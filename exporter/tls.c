@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tls.h"
+#include "exporter/tls.h"
 
 int tls_daemon_options(const struct web_config *wc, struct MHD_OptionItem opts[TLS_OPTIONS_MAX],
 		       char **ret_priorities)

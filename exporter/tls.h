@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <microhttpd.h>
 
-#include "webconfig.h"
+#include "config/webconfig.h"
 
 /* Enough for key, certificate, trust list and priorities, and the end marker. */
 #define TLS_OPTIONS_MAX 5

@@ -14,12 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "address.h"
-#include "basicauth.h"
-#include "config.h"
-#include "pathglob.h"
-#include "util.h"
-#include "values.h"
+#include "base/clock.h"
+#include "base/util.h"
+#include "config/address.h"
+#include "config/basicauth.h"
+#include "config/config.h"
+#include "config/pathglob.h"
+#include "config/values.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

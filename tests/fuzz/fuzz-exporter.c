@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "negotiate.h"
+#include "exporter/negotiate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

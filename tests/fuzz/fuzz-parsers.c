@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu.h"
-#include "cpuacct.h"
-#include "devname.h"
-#include "devstat.h"
-#include "layout.h"
-#include "parse.h"
-#include "pressure.h"
+#include "daemon/collector/controllers/cpu.h"
+#include "daemon/collector/controllers/cpuacct.h"
+#include "daemon/collector/controllers/pressure.h"
+#include "daemon/collector/devname.h"
+#include "daemon/collector/devstat.h"
+#include "daemon/collector/layout.h"
+#include "daemon/collector/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

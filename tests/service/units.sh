@@ -5,15 +5,15 @@
 test_units() {
 	local d=$work/units out level
 	mkdir -p "$d/units" "$d/man/man5" "$d/man/man8"
-	sed "s|^ExecStart=/usr/sbin/cgacctd |ExecStart=$bin |" "$top/config/cgacctd.service" \
+	sed "s|^ExecStart=/usr/sbin/cgacctd |ExecStart=$bin |" "$top/config/systemd/cgacctd.service" \
 		>"$d/units/cgacctd.service"
-	cp "$top/config/cgacctd.socket" "$d/units/"
-	cp "$top/config/cgacctd.8" "$d/man/man8/"
-	cp "$top/config/cgacctd.yml.5" "$d/man/man5/"
+	cp "$top/config/systemd/cgacctd.socket" "$d/units/"
+	cp "$top/config/man/cgacctd.8" "$d/man/man8/"
+	cp "$top/config/man/cgacctd.yml.5" "$d/man/man5/"
 	out=$(MANPATH=$d/man systemd-analyze verify "$d/units/cgacctd.service" "$d/units/cgacctd.socket" 2>&1)
 	detail=$out
 	check units/systemd-analyze-verify test $? = 0 -a -z "$out"
-	out=$(systemd-analyze security --offline=yes "$top/config/cgacctd.service" 2>&1)
+	out=$(systemd-analyze security --offline=yes "$top/config/systemd/cgacctd.service" 2>&1)
 	level=$(sed -n 's/.*Overall exposure level for cgacctd.service: \([0-9.]*\).*/\1/p' <<<"$out")
 	if awk -v l="${level:-99}" 'BEGIN { exit !(l <= 2.0) }'; then
 		result pass units/security-exposure-at-most-2.0 "exposure level $level"

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "fileio.h"
+#include "base/fileio.h"
 #include "test.h"
 
 char *fixture_path(const char *name)

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "collect.h"
-#include "render.h"
+#include "daemon/collector/collect.h"
+#include "exporter/render.h"
 #include "test.h"
 
 #define WEIRD "sp ace\"q\\b\n\xc3\xbc"

@@ -6,10 +6,10 @@
 #include <errno.h>
 #include <sys/socket.h>
 
-#include "address.h"
-#include "pathglob.h"
+#include "config/address.h"
+#include "config/pathglob.h"
+#include "config/values.h"
 #include "test.h"
-#include "values.h"
 
 static uint64_t duration(const char *s)
 {

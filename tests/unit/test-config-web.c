@@ -7,10 +7,10 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "basicauth.h"
-#include "config.h"
+#include "config/basicauth.h"
+#include "config/config.h"
+#include "config/webconfig.h"
 #include "test.h"
-#include "webconfig.h"
 
 #define ALICE_PASSWORD "cgacct test password"
 

@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 #include <syslog.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "test.h"
 
 #define NAME "cgacctd.yml"
@@ -104,7 +104,7 @@ static void test_full_file_sets_every_key(void)
 	ASSERT_STREQ(c->include[1], "/user.slice/user-*.slice");
 	ASSERT_STREQ(c->exclude[0], "/**/*.mount");
 	ASSERT_EQ(c->max_depth, 4);
-	ASSERT_EQ(c->controllers, CONTROLLER_CPU | CONTROLLER_MEMORY |
+	ASSERT_EQ(c->controllers, CONFIG_CONTROLLER_CPU | CONFIG_CONTROLLER_MEMORY |
 				      CONFIG_CONTROLLER_IO | CONFIG_CONTROLLER_PRESSURE);
 	ASSERT_TRUE(c->per_cpu);
 	ASSERT_EQ_U64(c->min_interval_usec, 90000000);

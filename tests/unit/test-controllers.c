@@ -12,16 +12,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "controller.h"
-#include "cpu.h"
-#include "cpuacct.h"
-#include "devname.h"
-#include "devstat.h"
-#include "fileio.h"
-#include "parse.h"
-#include "pressure.h"
+#include "base/fileio.h"
+#include "base/util.h"
+#include "daemon/collector/controllers/controller.h"
+#include "daemon/collector/controllers/cpu.h"
+#include "daemon/collector/controllers/cpuacct.h"
+#include "daemon/collector/controllers/pressure.h"
+#include "daemon/collector/devname.h"
+#include "daemon/collector/devstat.h"
+#include "daemon/collector/parse.h"
 #include "test.h"
-#include "util.h"
 
 struct expect {
 	enum metric metric;

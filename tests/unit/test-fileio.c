@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fileio.h"
+#include "base/fileio.h"
 #include "test.h"
 
 struct writer {

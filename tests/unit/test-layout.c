@@ -6,8 +6,8 @@
  */
 #include <errno.h>
 
-#include "layout.h"
-#include "util.h"
+#include "base/util.h"
+#include "daemon/collector/layout.h"
 #include "test.h"
 
 static struct layout parse_fixture(const char *name, const char *prefix)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Content negotiation from Accept and Accept-Encoding, and gzip framing. */
 
-#include "gzip.h"
-#include "negotiate.h"
+#include "exporter/gzip.h"
+#include "exporter/negotiate.h"
 #include "test.h"
 
 /* prom@v2.42.0 scrape/scrape.go: the header every Prometheus 2.42 scrape sends. */

@@ -2,7 +2,7 @@
 /* The shared parsing primitives: checked numbers, keyed files, lists. */
 #include <errno.h>
 
-#include "parse.h"
+#include "daemon/collector/parse.h"
 #include "test.h"
 
 static void test_u64_rejects_everything_but_plain_decimal(void)

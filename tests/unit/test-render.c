@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The exposition: escaping, exact number formatting, family grouping, cAdvisor naming. */
-#include "cadvisor.h"
-#include "families.h"
-#include "render.h"
+#include "base/util.h"
+#include "exporter/cadvisor.h"
+#include "exporter/native.h"
+#include "exporter/render.h"
 #include "test.h"
-#include "util.h"
 
 static void test_label_values_escape_backslash_quote_newline_only(void)
 {

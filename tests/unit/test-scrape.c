@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "scrape.h"
+#include "base/util.h"
+#include "exporter/scrape.h"
 #include "test.h"
-#include "util.h"
 
 struct fake {
 	pthread_mutex_t lock;

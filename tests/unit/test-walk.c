@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idcache.h"
+#include "daemon/collector/idcache.h"
+#include "daemon/collector/walk.h"
 #include "test.h"
-#include "walk.h"
 
 #define NODES_MAX 512
 #define DEPTH_MAX 8

@@ -1,0 +1,477 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Tokenizing and checked number parsing for cgroupfs files. Nothing here uses
+ * atoi/strtoul: those accept signs, leading blanks and silent truncation,
+ * which would turn a changed kernel format into plausible-looking numbers.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/collector/parse.h"
+
+#define BYTES_ONES  UINT64_C(0x0101010101010101)
+#define BYTES_HIGHS UINT64_C(0x8080808080808080)
+
+/* Eight bytes from p, the first lowest whatever the machine's byte order. */
+static inline uint64_t load_le64(const char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, sizeof(x));
+	return le64toh(x);
+}
+
+/*
+ * The high bit of every byte of x below c (c <= 0x80). Bytes above the
+ * lowest such one may be flagged falsely, by the borrow, but never below.
+ */
+static inline uint64_t bytes_below(uint64_t x, unsigned char c)
+{
+	return (x - BYTES_ONES * c) & ~x & BYTES_HIGHS;
+}
+
+/* Whether the eight bytes of x are all '0'...'9': high nibble 3, still 3 once 6 is added. */
+static inline bool eight_digits(uint64_t x)
+{
+	uint64_t hi = UINT64_C(0xf0f0f0f0f0f0f0f0);
+
+	return ((x & hi) | (((x + BYTES_ONES * 6) & hi) >> 4)) == BYTES_ONES * 0x33;
+}
+
+/*
+ * The number the eight digits of x spell, the first byte the most
+ * significant digit: adjacent digits are combined into pairs, pairs into
+ * fours and fours into eight in three multiplications.
+ */
+static inline uint64_t eight_digits_value(uint64_t x)
+{
+	uint64_t lanes = UINT64_C(0x000000ff000000ff);
+
+	x -= BYTES_ONES * '0';
+	x = x * 10 + (x >> 8);
+	return ((x & lanes) * (100 + (UINT64_C(1000000) << 32)) +
+		((x >> 16) & lanes) * (1 + (UINT64_C(10000) << 32))) >>
+	       32;
+}
+
+/* parse_u64(), inline for the parsers below: most files are little else than numbers. */
+static inline int parse_digits(struct span s, uint64_t *ret)
+{
+	uint64_t v = 0;
+
+	/* 19 digits always fit: only longer numbers pay for the overflow check. */
+	size_t i = 0, safe = s.len < 19 ? s.len : 19;
+
+	if (s.len == 0)
+		return -EINVAL;
+	/* Counters and limits run to 19 digits: take eight at a time. */
+	for (; safe - i >= 8; i += 8) {
+		uint64_t x = load_le64(s.ptr + i);
+
+		if (!eight_digits(x))
+			return -EINVAL;
+		v = v * 100000000 + eight_digits_value(x);
+	}
+	for (; i < safe; i++) {
+		unsigned d = (unsigned char)s.ptr[i] - '0';
+
+		if (d > 9)
+			return -EINVAL;
+		v = v * 10 + d;
+	}
+	for (; i < s.len; i++) {
+		unsigned d = (unsigned char)s.ptr[i] - '0';
+
+		if (d > 9)
+			return -EINVAL;
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*ret = v;
+	return 0;
+}
+
+static inline int parse_digits_or_max(struct span s, uint64_t *ret)
+{
+	if (s.len == 3 && memcmp(s.ptr, "max", 3) == 0) {
+		*ret = CG_UNLIMITED;
+		return 0;
+	}
+	return parse_digits(s, ret);
+}
+
+int parse_u64(struct span s, uint64_t *ret)
+{
+	return parse_digits(s, ret);
+}
+
+int parse_u64_or_max(struct span s, uint64_t *ret)
+{
+	return parse_digits_or_max(s, ret);
+}
+
+int parse_s64(struct span s, int64_t *ret)
+{
+	bool neg = s.len > 0 && s.ptr[0] == '-';
+	uint64_t v;
+	int r;
+
+	if (neg)
+		s = span_make(s.ptr + 1, s.len - 1);
+	r = parse_digits(s, &v);
+	if (r < 0)
+		return r;
+	if (v > (uint64_t)INT64_MAX + neg)
+		return -ERANGE;
+	*ret = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+}
+
+int parse_u32(struct span s, uint32_t *ret)
+{
+	uint64_t v;
+	int r = parse_digits(s, &v);
+
+	if (r < 0)
+		return r;
+	if (v > UINT32_MAX)
+		return -ERANGE;
+	*ret = (uint32_t)v;
+	return 0;
+}
+
+/* The one word of a single-value file such as memory.max ("max\n" or "123\n"). */
+static int single_word(const char *buf, size_t len, struct span *ret)
+{
+	struct span rest = span_make(buf, len), word, extra;
+
+	if (!span_next_word(&rest, &word))
+		return -EBADMSG;
+	/* Exactly one word: trailing blanks and one newline are all that may follow. */
+	if (span_next_word(&rest, &extra) && !span_eq(extra, "\n"))
+		return -EBADMSG;
+	if (word.len > 0 && word.ptr[word.len - 1] == '\n')
+		word.len--;
+	*ret = word;
+	return 0;
+}
+
+/*
+ * The file as the kernel prints it, "123\n", without its newline. A number
+ * there holds no blank, so single_word() would find the same word: only
+ * what does not parse as it is needs splitting into words.
+ */
+static inline struct span without_newline(const char *buf, size_t len)
+{
+	return span_make(buf, len > 0 && buf[len - 1] == '\n' ? len - 1 : len);
+}
+
+int parse_single_value(const char *buf, size_t len, uint64_t *ret)
+{
+	struct span w;
+	int r;
+
+	if (parse_digits_or_max(without_newline(buf, len), ret) == 0)
+		return 0;
+	r = single_word(buf, len, &w);
+	return r < 0 ? r : parse_digits_or_max(w, ret) < 0 ? -EBADMSG : 0;
+}
+
+int parse_single_s64(const char *buf, size_t len, int64_t *ret)
+{
+	struct span w;
+	int r;
+
+	if (parse_s64(without_newline(buf, len), ret) == 0)
+		return 0;
+	r = single_word(buf, len, &w);
+	return r < 0 ? r : parse_s64(w, ret) < 0 ? -EBADMSG : 0;
+}
+
+/*
+ * memory.stat has ~45 lines and we want a dozen: keys are found through a
+ * small open-addressing table hashed on length and first and last byte,
+ * so that a line whose key is not wanted nearly always costs one probe
+ * into an empty slot, and a wanted one a single compare. The table has
+ * over twice KEYS_MAX slots, so probing always ends.
+ */
+#define KEY_SLOTS 128
+
+struct key_table {
+	size_t n_keys;
+	const char *keys[KEYS_MAX];
+	size_t len[KEYS_MAX];
+	uint8_t slot[KEY_SLOTS]; /* 1 + index of a key, 0 for none */
+};
+
+static inline unsigned key_hash(const char *key, size_t len)
+{
+	return ((unsigned)len * 31u + (unsigned char)key[0] * 7u + (unsigned char)key[len - 1]) &
+	       (KEY_SLOTS - 1);
+}
+
+static void key_table_build(struct key_table *t, const char *const *keys, size_t n_keys)
+{
+	t->n_keys = n_keys;
+	memset(t->slot, 0, sizeof(t->slot));
+	for (size_t i = 0; i < n_keys; i++) {
+		unsigned h;
+
+		t->keys[i] = keys[i];
+		t->len[i] = strlen(keys[i]);
+		if (t->len[i] == 0)
+			continue; /* no key is empty */
+		for (h = key_hash(keys[i], t->len[i]); t->slot[h]; h = (h + 1) & (KEY_SLOTS - 1))
+			;
+		t->slot[h] = (uint8_t)(i + 1);
+	}
+}
+
+/*
+ * Building a table costs more than parsing a small file, and every cgroup
+ * brings the same key lists again, so built tables are kept. A list is
+ * known by the key pointers it holds, not by its own address: readers copy
+ * their keys into a stack array per call (read_keyed_file()). The keys are
+ * string literals, so a pointer stands for its text (see parse.h). The
+ * readers have 15 lists for both layouts together. Per thread, as
+ * collections run on whichever HTTP thread took the scrape.
+ */
+#define KEY_TABLES 16
+
+static _Thread_local struct key_table key_tables[KEY_TABLES];
+static _Thread_local unsigned n_key_tables, last_key_table, next_key_table;
+
+static inline bool key_table_is(const struct key_table *t, const char *const *keys, size_t n_keys)
+{
+	return t->n_keys == n_keys &&
+	       (n_keys == 0 ||
+		(t->keys[0] == keys[0] && memcmp(t->keys, keys, n_keys * sizeof(*keys)) == 0));
+}
+
+/* Out of line: the first collection builds every table, later ones none. */
+static __attribute__((noinline)) const struct key_table *key_table_add(const char *const *keys,
+								       size_t n_keys)
+{
+	unsigned i;
+
+	if (n_key_tables < KEY_TABLES) {
+		i = n_key_tables++;
+	} else {
+		/* More lists than tables: replace them in turn. */
+		i = next_key_table;
+		next_key_table = (next_key_table + 1) % KEY_TABLES;
+	}
+	key_table_build(&key_tables[i], keys, n_keys);
+	last_key_table = i;
+	return &key_tables[i];
+}
+
+static inline const struct key_table *key_table_get(const char *const *keys, size_t n_keys)
+{
+	unsigned i = last_key_table;
+
+	/* Readers ask for their lists in the same order for every cgroup: start at the last. */
+	for (unsigned k = 0; k < n_key_tables; k++, i = i + 1 < n_key_tables ? i + 1 : 0)
+		if (key_table_is(&key_tables[i], keys, n_keys)) {
+			last_key_table = i;
+			return &key_tables[i];
+		}
+	return key_table_add(keys, n_keys);
+}
+
+/* The index of key in the table, -1 if it is not there; the first of duplicates. */
+static inline int key_index(const struct key_table *t, const char *key, size_t len)
+{
+	if (len == 0)
+		return -1;
+	for (unsigned h = key_hash(key, len);; h = (h + 1) & (KEY_SLOTS - 1)) {
+		unsigned i = t->slot[h];
+
+		if (i == 0)
+			return -1;
+		if (t->len[i - 1] == len && memcmp(t->keys[i - 1], key, len) == 0)
+			return (int)i - 1;
+	}
+}
+
+static int store_keyed(int idx, struct span value, uint64_t *values, uint64_t *found)
+{
+	if (idx < 0)
+		return 0; /* unknown key: newer kernels add keys, that is not an error */
+	if (*found & (UINT64_C(1) << idx))
+		return -EBADMSG;
+	if (parse_digits_or_max(value, &values[idx]) < 0)
+		return -EBADMSG;
+	*found |= UINT64_C(1) << idx;
+	return 0;
+}
+
+static inline const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && span_is_blank(*p))
+		p++;
+	return p;
+}
+
+/*
+ * The first byte from p on that is below `below` or is c, end if none.
+ * Keys and numbers run about ten bytes, so this looks at eight at a time:
+ * a byte loop would cost more than all the rest of a line. Inlined, the
+ * test for c goes when below covers it, and the one for below when it is 0.
+ */
+static inline const char *find_stop(const char *p, const char *end, unsigned char below, char c)
+{
+	for (; end - p >= 8; p += 8) {
+		uint64_t x = load_le64(p), m = bytes_below(x, below);
+
+		if ((unsigned char)c >= below)
+			m |= bytes_below(x ^ (BYTES_ONES * (unsigned char)c), 1);
+		if (m)
+			return p + __builtin_ctzll(m) / 8;
+	}
+	while (p < end && (unsigned char)*p >= below && *p != c)
+		p++;
+	return p;
+}
+
+/* The end of the word at p: its first blank, or end; '\n' too in a file of lines. */
+static inline const char *word_end(const char *p, const char *end, bool in_lines)
+{
+	/* Words are letters and digits: other bytes up to ' ' are rare enough to step over. */
+	while ((p = find_stop(p, end, ' ' + 1, ' ')) < end && *p != ' ' && *p != '\t' &&
+	       !(in_lines && *p == '\n'))
+		p++;
+	return p;
+}
+
+/*
+ * "key value" per line (memory.stat, cpu.stat, memory.events, pids.events...).
+ * values[i] receives the value of keys[i]; bit i of *ret_found says it was
+ * present. A known key twice or with a non-number is -EBADMSG: the format
+ * changed and silently picking one would publish wrong data.
+ *
+ * One pass over each line: most keys of memory.stat are not wanted, and
+ * their lines cost the key's bytes and a scan to the next line.
+ */
+int parse_flat_keyed(const char *buf, size_t len, const char *const *keys, size_t n_keys,
+		     uint64_t *values, uint64_t *ret_found)
+{
+	const char *p = buf, *end = buf + len;
+	const struct key_table *t;
+	uint64_t found = 0;
+
+	if (n_keys > KEYS_MAX)
+		return -E2BIG;
+	t = key_table_get(keys, n_keys);
+	while (p < end) {
+		const char *key = skip_blanks(p, end);
+		struct span value;
+		int idx, r;
+
+		p = word_end(key, end, true);
+		/* A blank line gives an empty key, which no table holds. */
+		idx = key_index(t, key, (size_t)(p - key));
+		if (idx < 0) {
+			p = find_stop(p, end, 0, '\n');
+		} else {
+			/* The value is the line's second word, and its last. */
+			value.ptr = skip_blanks(p, end);
+			p = word_end(value.ptr, end, true);
+			value.len = (size_t)(p - value.ptr);
+			p = skip_blanks(p, end);
+			if (value.len == 0 || (p < end && *p != '\n'))
+				return -EBADMSG;
+			r = store_keyed(idx, value, values, &found);
+			if (r < 0)
+				return r;
+		}
+		if (p < end)
+			p++; /* the '\n' */
+	}
+	*ret_found = found;
+	return 0;
+}
+
+/* "k1=v1 k2=v2 ..." (the tail of io.stat, io.max and *.pressure lines). */
+int parse_nested_fields(struct span fields, const char *const *keys, size_t n_keys,
+			uint64_t *values, uint64_t *ret_found)
+{
+	const char *p = fields.ptr, *end = p + fields.len;
+	const struct key_table *t;
+	uint64_t found = 0;
+
+	if (n_keys > KEYS_MAX)
+		return -E2BIG;
+	t = key_table_get(keys, n_keys);
+	for (;;) {
+		const char *key, *value;
+		int idx, r;
+
+		p = skip_blanks(p, end);
+		if (p == end)
+			break;
+		/* A word is key '=' value; the value may hold another '='. */
+		key = p;
+		while ((p = find_stop(p, end, ' ' + 1, '=')) < end && *p != '=' &&
+		       !span_is_blank(*p))
+			p++;
+		if (p == end || *p != '=')
+			return -EBADMSG;
+		idx = key_index(t, key, (size_t)(p - key));
+		value = ++p;
+		p = word_end(p, end, false);
+		r = store_keyed(idx, span_make(value, (size_t)(p - value)), values, &found);
+		if (r < 0)
+			return r;
+	}
+	*ret_found = found;
+	return 0;
+}
+
+/* Blank-separated numbers on one line (cpuacct.usage_percpu: "1 2 3 \n"). */
+int parse_u64_list(const char *buf, size_t len, uint64_t **ret, size_t *ret_n)
+{
+	struct span rest = span_make(buf, len), line = span_make(buf, 0), word;
+	uint64_t *v = NULL;
+	size_t n = 0, cap = 0;
+
+	/* one line only; an empty file is an empty list */
+	if (span_next_line(&rest, &line) && rest.len > 0)
+		return -EBADMSG;
+	while (span_next_word(&line, &word)) {
+		if (n == cap) {
+			uint64_t *bigger;
+
+			cap = cap ? cap * 2 : 16;
+			bigger = realloc(v, cap * sizeof(*v));
+			if (!bigger) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = bigger;
+		}
+		if (parse_u64(word, &v[n]) < 0) {
+			free(v);
+			return -EBADMSG;
+		}
+		n++;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+/* "MAJ:MIN" as printed for block devices. */
+int parse_devnum(struct span s, uint32_t *ret_major, uint32_t *ret_minor)
+{
+	struct span maj, min;
+
+	if (!span_split(s, ':', &maj, &min))
+		return -EBADMSG;
+	if (parse_u32(maj, ret_major) < 0 || parse_u32(min, ret_minor) < 0)
+		return -EBADMSG;
+	return 0;
+}
