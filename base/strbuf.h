@@ -40,7 +40,7 @@ static inline void strbuf_commit(struct strbuf *b, char *end)
 	*end = '\0';
 }
 
-/* The appends are inline: an exposition makes some 500 per cgroup. */
+/* The appends are inline: an exposition makes several per sample. */
 static inline void strbuf_append(struct strbuf *b, const char *s, size_t n)
 {
 	char *p = strbuf_space(b, n);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Small helpers every file uses: scope-bound cleanup (so error paths cannot
- * leak fds or memory) and array sizing. Kept header-only because they are
- * all inline one-liners.
+ * leak fds or memory), array sizing and growth, and telling a vanished
+ * cgroup's errno. Header-only and inline: most are one-liners, and
+ * array_grow() returns at once on the common call, when there is room.
  */
 #pragma once
 

@@ -25,7 +25,7 @@
  * Linux's ephemeral range (32768-60999) and absent from /etc/services.
  */
 #define CONFIG_PORT_DEFAULT 19753
-/* About 48 MiB of kernel memory at most: see keep_open_files in cgacctd.yml(5). */
+/* Files held open at most, each pinning kernel memory: see keep_open_files in cgacctd.yml(5). */
 #define CONFIG_KEEP_OPEN_FILES_DEFAULT 10000
 
 /*

@@ -60,13 +60,13 @@ static int run_once(const struct cli *cli, const struct config *cfg, struct log_
 {
 	_cleanup_fclose_ FILE *walk_file = NULL;
 	const struct render_options ro = {.version = CGACCT_VERSION,
-					  .naming = collection_naming(cfg)};
+					  .naming = selection_naming(cfg)};
 	struct collect_options o;
 	struct snapshot snap;
 	struct strbuf out = {0};
 	int r;
 
-	collection_options(cfg, cli, &o);
+	selection_collect_options(cfg, cli, &o);
 	if (cli->walk_order) {
 		walk_file = fopen(cli->walk_order, "we");
 		if (!walk_file) {
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
 	/*
 	 * One malloc arena: collections run on whichever HTTP thread took the
 	 * scrape, and with an arena per thread each would keep the high-water
-	 * mark of a 10,000-cgroup snapshot (a few MiB each) resident.
+	 * mark of a whole snapshot resident.
 	 */
 	mallopt(M_ARENA_MAX, 1);
 	r = cli_parse(argc, argv, &cli);

@@ -83,7 +83,8 @@ static bool controller_enabled(const struct config *c, const char *name)
 	return false;
 }
 
-void collection_options(const struct config *c, const struct cli *cli, struct collect_options *o)
+void selection_collect_options(const struct config *c, const struct cli *cli,
+			       struct collect_options *o)
 {
 	*o = (struct collect_options){
 	    .mountinfo = cli->mountinfo,
@@ -97,7 +98,7 @@ void collection_options(const struct config *c, const struct cli *cli, struct co
 			o->skip_controllers |= 1u << i;
 }
 
-enum render_naming collection_naming(const struct config *c)
+enum render_naming selection_naming(const struct config *c)
 {
 	return c->naming == CONFIG_NAMING_CADVISOR ? RENDER_NAMING_CADVISOR : RENDER_NAMING_NATIVE;
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What the configuration asks of a collection: which hierarchies and
- * subtrees (cgroup_roots), which cgroups (include/exclude, max_depth),
- * which controllers, per-CPU series; and the names the exposition uses.
- * The glue between config/ and the collector and renderer, which know
- * nothing of the configuration.
+ * Selection by configuration: which hierarchies and subtrees
+ * (cgroup_roots), which cgroups (include/exclude, max_depth), which
+ * controllers and whether per-CPU series a collection reads; and the names
+ * the exposition uses. The glue between config/ and the collector and
+ * renderer, which know nothing of the configuration.
  */
 #pragma once
 
@@ -13,8 +13,9 @@
 #include "daemon/collector/collect.h"
 #include "exporter/render.h"
 
-/* o stays valid as long as c and cli. */
-void collection_options(const struct config *c, const struct cli *cli, struct collect_options *o);
+/* The options of a collection c selects; o stays valid as long as c and cli. */
+void selection_collect_options(const struct config *c, const struct cli *cli,
+			       struct collect_options *o);
 
 /* naming: native or cadvisor, as the renderer calls it. */
-enum render_naming collection_naming(const struct config *c);
+enum render_naming selection_naming(const struct config *c);

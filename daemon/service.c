@@ -105,7 +105,7 @@ static int collect(void *userdata, struct snapshot *ret)
 	int r;
 
 	pthread_mutex_lock(&s->config_lock);
-	collection_options(s->cfg, s->cli, &o);
+	selection_collect_options(s->cfg, s->cli, &o);
 	o.mounted_controllers = &s->mounted_controllers;
 	held_configure(s, s->cfg->keep_open_files);
 	o.held = s->held;
@@ -127,7 +127,7 @@ static void configure_scrape(struct service *s, const struct config *c)
 	const struct scrape_settings settings = {
 	    .min_interval_usec = c->min_interval_usec,
 	    .max_series = c->max_series,
-	    .naming = collection_naming(c),
+	    .naming = selection_naming(c),
 	};
 
 	scrape_configure(s->scrape, &settings);
@@ -318,46 +318,65 @@ static int block_signals(sigset_t *ret)
 	return -pthread_sigmask(SIG_BLOCK, ret, NULL);
 }
 
-int service_run(const struct cli *cli, struct config *cfg, struct log_target *log)
+/* Signals blocked and read through *ret_sigfd; systemd's sockets, if it passed any. */
+static int take_signals_and_sockets(struct service *s, int *ret_sigfd)
 {
-	struct service s = {.cli = cli, .log = log, .cfg = cfg};
 	_cleanup_close_ int sigfd = -1;
 	sigset_t mask;
 	int r;
 
-	pthread_mutex_init(&s.config_lock, NULL);
 	r = block_signals(&mask);
-	if (r >= 0) {
-		sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
-		r = sigfd < 0 ? -errno : 0;
-	}
-	if (r >= 0)
-		r = systemd_listen_fds(&s.sd_fds, &s.n_sd_fds);
 	if (r < 0)
+		return r;
+	sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	if (sigfd < 0)
+		return -errno;
+	r = systemd_listen_fds(&s->sd_fds, &s->n_sd_fds);
+	if (r < 0)
+		return r;
+	*ret_sigfd = TAKE_FD(sigfd);
+	return 0;
+}
+
+int service_run(const struct cli *cli, struct config *cfg, struct log_target *log)
+{
+	struct service s = {.cli = cli, .log = log, .cfg = cfg};
+	_cleanup_close_ int sigfd = -1;
+	int r;
+
+	pthread_mutex_init(&s.config_lock, NULL);
+	r = take_signals_and_sockets(&s, &sigfd);
+	if (r < 0) {
 		log_error(log, "cannot set up: %s", strerror(-r));
+		goto out_free_config;
+	}
 	/* without it every collection reads every identity: slower, not wrong */
-	if (r >= 0 && id_cache_new(&s.ids) < 0)
+	if (id_cache_new(&s.ids) < 0)
 		log_warning(log, "cannot remember identities: %s", strerror(ENOMEM));
-	if (r >= 0)
-		r = scrape_new(collect, &s, CGACCT_VERSION, &s.scrape);
-	if (r >= 0) {
-		configure_scrape(&s, cfg);
-		r = http_start(&s, cfg, &s.http);
-	}
-	if (r >= 0) {
-		log_info(log, "serving /metrics%s",
-			 s.n_sd_fds ? " on socket-activated sockets" : "");
-		notify_serving(&s);
-		r = loop(&s, sigfd);
-		systemd_notify("STOPPING=1");
-	}
+	r = scrape_new(collect, &s, CGACCT_VERSION, &s.scrape);
+	if (r < 0)
+		goto out_free_ids;
+	configure_scrape(&s, cfg);
+	r = http_start(&s, cfg, &s.http);
+	if (r < 0)
+		goto out_free_scrape;
+
+	log_info(log, "serving /metrics%s", s.n_sd_fds ? " on socket-activated sockets" : "");
+	notify_serving(&s);
+	r = loop(&s, sigfd);
+	systemd_notify("STOPPING=1");
+
 	http_server_free(s.http);
+out_free_scrape:
 	scrape_free(s.scrape);
+	/* the files its collections kept open */
 	held_files_free(s.held);
+out_free_ids:
 	id_cache_free(s.ids);
 	for (size_t i = 0; i < s.n_sd_fds; i++)
 		close(s.sd_fds[i]);
 	free(s.sd_fds);
+out_free_config:
 	config_free(s.cfg);
 	pthread_mutex_destroy(&s.config_lock);
 	return r;

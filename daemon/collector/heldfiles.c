@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Opening a cgroup file costs the kernel more than producing its content:
- * measured under icount in a guest, open and close are about two thirds of
- * reading one file, and a pread() at offset 0 on a file kept open is the
- * remaining third (seq_file starts over at offset 0). So collections keep
- * files open, up to a budget: each open cgroup file pins about 5 KiB of
- * kernel memory (its seq_file buffer of one page, the struct file and
- * kernfs' per-open state), charged to cgacctd's cgroup.
+ * Opening and closing a cgroup file costs the kernel more than producing
+ * its content, which is all that a pread() at offset 0 on a file kept open
+ * costs (seq_file starts over at offset 0; the figures are with the
+ * benchmarks, tests/bench/README.md). So collections keep files open, up
+ * to a budget: each open cgroup file pins kernel memory, charged to
+ * cgacctd's cgroup: its seq_file buffer of one page, the struct file and
+ * kernfs' per-open state.
  *
  * An open file does not keep its cgroup alive: kernfs deactivates the files
  * of a removed cgroup (reads fail with ENODEV) and cgroup_rmdir goes on
@@ -31,11 +31,11 @@
  * held file is found by comparing one name.
  *
  * Directories are kept too, for the walk: opening a cgroup's directory and
- * closing it again costs the kernel about 3,500 instructions, half what a
- * file's do, while an open directory pins only its struct file (kernfs
- * keeps no per-open state for directories, and the dentry and inode are
- * cached anyway while the cgroup is read every collection): measured, 340
- * bytes of Slab each. They have their own budget, from what the
+ * closing it again costs the kernel less than a file's open and close, but
+ * not much less, while an open directory pins only its struct file, a small
+ * part of what a held file pins (kernfs keeps no per-open state for
+ * directories, and the dentry and inode are cached anyway while the cgroup
+ * is read every collection). They have their own budget, from what the
  * open-file limit leaves. A directory is told from a newer cgroup's under
  * the same name by its inode number, which kernfs never reuses; one whose
  * cgroup was removed lists nothing and reads ENOENT, which the collection

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Reading a cgroup's cgroup.serial costs the kernel as much as reading any
- * other of its files (some 10,000 instructions under icount, open and close
- * included), and the walk needs it for every cgroup it lists, every
- * collection, although it never changes. kernfs never reuses inode numbers
- * within a hierarchy (see walk.c), so the inode number a directory listing
- * hands out for free names the cgroup, and a serial read once can be
- * reused by every later walk for as long as that inode number is listed.
+ * other of its files, open and close included, and the walk needs it for
+ * every cgroup it lists, every collection, although it never changes.
+ * kernfs never reuses inode numbers within a hierarchy (see walk.c), so
+ * the inode number a directory listing hands out for free names the
+ * cgroup, and a serial read once can be reused by every later walk for as
+ * long as that inode number is listed.
  *
  * Only the inode numbers of one hierarchy instance are unique: a v1
  * hierarchy unmounted and mounted again starts over, and its cgroups may
@@ -18,7 +18,8 @@
  * Each walk records the identities it used in a new map, where it finds
  * them again when a later step lists a directory anew, and the old map is
  * dropped at its end, so removed cgroups leave with the walk that no longer
- * finds them: 16 bytes per cgroup, twice during a walk.
+ * finds them: one slot (inode number and identity) per cgroup, in two maps
+ * during a walk.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -76,40 +76,58 @@ static int single_word(const char *buf, size_t len, struct span *ret)
 	return 0;
 }
 
-/*
- * The file as the kernel prints it, "123\n", without its newline. A number
- * there holds no blank, so single_word() would find the same word: only
- * what does not parse as it is needs splitting into words.
- */
-static inline struct span without_newline(const char *buf, size_t len)
+/* A single-value file's number: unsigned or "max", or signed (cfs_quota_us's -1). */
+static inline int parse_number(struct span s, bool is_signed, uint64_t *ret)
 {
-	return span_make(buf, len > 0 && buf[len - 1] == '\n' ? len - 1 : len);
+	int64_t v;
+	int r;
+
+	if (!is_signed)
+		return parse_digits_or_max(s, ret);
+	r = parse_s64(s, &v);
+	if (r < 0)
+		return r;
+	*ret = (uint64_t)v;
+	return 0;
+}
+
+/*
+ * Tried first on the file as the kernel prints it, "123\n", without its
+ * newline. A number there holds no blank, so single_word() would find the
+ * same word: only what does not parse as it is needs splitting into words.
+ * Inlined, the test of is_signed goes.
+ */
+static inline int parse_single(const char *buf, size_t len, bool is_signed, uint64_t *ret)
+{
+	struct span whole = span_make(buf, len > 0 && buf[len - 1] == '\n' ? len - 1 : len), w;
+	int r;
+
+	if (parse_number(whole, is_signed, ret) == 0)
+		return 0;
+	r = single_word(buf, len, &w);
+	if (r < 0)
+		return r;
+	return parse_number(w, is_signed, ret) < 0 ? -EBADMSG : 0;
 }
 
 int parse_single_value(const char *buf, size_t len, uint64_t *ret)
 {
-	struct span w;
-	int r;
-
-	if (parse_digits_or_max(without_newline(buf, len), ret) == 0)
-		return 0;
-	r = single_word(buf, len, &w);
-	return r < 0 ? r : parse_digits_or_max(w, ret) < 0 ? -EBADMSG : 0;
+	return parse_single(buf, len, false, ret);
 }
 
 int parse_single_s64(const char *buf, size_t len, int64_t *ret)
 {
-	struct span w;
-	int r;
+	uint64_t v;
+	int r = parse_single(buf, len, true, &v);
 
-	if (parse_s64(without_newline(buf, len), ret) == 0)
-		return 0;
-	r = single_word(buf, len, &w);
-	return r < 0 ? r : parse_s64(w, ret) < 0 ? -EBADMSG : 0;
+	if (r < 0)
+		return r;
+	*ret = (int64_t)v;
+	return 0;
 }
 
 /*
- * memory.stat has ~45 lines and we want a dozen: keys are found through a
+ * memory.stat has many more lines than we want: keys are found through a
  * small open-addressing table hashed on length and first and last byte,
  * so that a line whose key is not wanted nearly always costs one probe
  * into an empty slot, and a wanted one a single compare. The table has
@@ -152,9 +170,10 @@ static void key_table_build(struct key_table *t, const char *const *keys, size_t
  * brings the same key lists again, so built tables are kept. A list is
  * known by the key pointers it holds, not by its own address: readers copy
  * their keys into a stack array per call (read_keyed_file()). The keys are
- * string literals, so a pointer stands for its text (see parse.h). The
- * readers have 15 lists for both layouts together. Per thread, as
- * collections run on whichever HTTP thread took the scrape.
+ * string literals, so a pointer stands for its text (see parse.h). There
+ * are more tables than the readers have lists for both layouts together;
+ * were there fewer, lists would replace each other, correct but slower.
+ * Per thread, as collections run on whichever HTTP thread took the scrape.
  */
 #define KEY_TABLES 16
 

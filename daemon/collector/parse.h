@@ -28,8 +28,9 @@ static inline struct span span_make(const char *buf, size_t len)
 }
 
 /*
- * The tokenizers are inline: a scrape runs them some 300 times per cgroup,
- * mostly on words of a few bytes, where a call costs more than the scan.
+ * The tokenizers are inline: a scrape runs them on every line and word of
+ * every file it reads, mostly words of a few bytes, where a call costs
+ * more than the scan.
  */
 
 /* Whether s is lit; stops at the first differing byte, without strlen(lit). */

@@ -158,7 +158,7 @@ static bool is_subdir(int dirfd, unsigned char type, const char *name)
 /*
  * cgroupfs (kernfs), like tmpfs and ext4, counts a directory's
  * subdirectories in its link count: 2 is a leaf, and most cgroups are
- * leaves. Listing one means reading its ~70 entries for nothing. The
+ * leaves. Listing one means reading all its files' entries for nothing. The
  * count comes from the fstat that checked the cgroup on entry, or is read
  * here for the root and for levels a new step revalidated.
  */

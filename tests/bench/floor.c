@@ -31,7 +31,7 @@
 
 struct dir {
 	char *path;
-	long parent; /* index of the parent directory, -1 if not in the list */
+	long parent;	  /* index of the parent directory, -1 if not in the list */
 	const char *name; /* the last component, for openat() from the parent */
 	int fd;
 };

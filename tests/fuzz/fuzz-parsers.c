@@ -72,7 +72,7 @@ TARGET fuzz_u64_list(const char *buf, size_t len)
 
 TARGET fuzz_usage_all(const char *buf, size_t len)
 {
-	struct cpu_split *v;
+	uint64_t *v;
 	size_t n;
 
 	if (parse_usage_all(buf, len, &v, &n) == 0)
@@ -98,9 +98,11 @@ TARGET fuzz_cpu_loadavg(const char *buf, size_t len)
 
 	if (parse_cpu_loadavg(buf, len, avg, &nr) < 0)
 		return;
-	n = snprintf(out, sizeof(out), "%" PRIu64 ".%02" PRIu64 " %" PRIu64 ".%02" PRIu64
-		     " %" PRIu64 ".%02" PRIu64 " %" PRIu64 "\n", avg[0] / 100, avg[0] % 100,
-		     avg[1] / 100, avg[1] % 100, avg[2] / 100, avg[2] % 100, nr);
+	n = snprintf(out, sizeof(out),
+		     "%" PRIu64 ".%02" PRIu64 " %" PRIu64 ".%02" PRIu64 " %" PRIu64 ".%02" PRIu64
+		     " %" PRIu64 "\n",
+		     avg[0] / 100, avg[0] % 100, avg[1] / 100, avg[1] % 100, avg[2] / 100,
+		     avg[2] % 100, nr);
 	if (parse_cpu_loadavg(out, (size_t)n, again, &nr_again) < 0 || nr_again != nr ||
 	    memcmp(avg, again, sizeof(avg)) != 0)
 		abort();

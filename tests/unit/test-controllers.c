@@ -587,7 +587,7 @@ static void test_malformed_file_is_an_error_not_a_value(void)
 
 static void test_format_parsers_on_edge_cases(void)
 {
-	struct cpu_split *split;
+	uint64_t *split;
 	struct dev_table t = {0};
 	uint64_t quota, period, totals[2], found, avg[3], nr;
 	char name[LABEL_MAX];
@@ -612,6 +612,14 @@ static void test_format_parsers_on_edge_cases(void)
 	ASSERT_EQ(parse_cpu_loadavg(LIT("0.98 0.61 0.25 3\n0.00 0.00 0.00 0\n"), avg, &nr),
 		  -EBADMSG);
 
+	/* user and system per CPU, CPU 0's first, past a first growth of the rows */
+	ASSERT_EQ(parse_usage_all(LIT("cpu user system\n0 1 2\n1 3 4\n2 5 6\n"), &split, &n), 0);
+	ASSERT_EQ(n, 3);
+	ASSERT_EQ_U64(split[0 * USAGE_ALL_COLUMNS + USAGE_ALL_USER], 1);
+	ASSERT_EQ_U64(split[0 * USAGE_ALL_COLUMNS + USAGE_ALL_SYSTEM], 2);
+	ASSERT_EQ_U64(split[2 * USAGE_ALL_COLUMNS + USAGE_ALL_USER], 5);
+	ASSERT_EQ_U64(split[2 * USAGE_ALL_COLUMNS + USAGE_ALL_SYSTEM], 6);
+	free(split);
 	/* a gap in the CPU numbering would shift every later CPU's values */
 	ASSERT_EQ(parse_usage_all(LIT("cpu user system\n0 1 2\n2 3 4\n"), &split, &n), -EBADMSG);
 	ASSERT_EQ(parse_usage_all(LIT("cpu user\n0 1\n"), &split, &n), -EBADMSG);

@@ -97,7 +97,6 @@ static void test_s64_accepts_minus_and_checks_both_bounds(void)
 static void test_single_value_takes_max_and_one_trailing_newline(void)
 {
 	uint64_t v;
-	int64_t s;
 
 	ASSERT_EQ(parse_single_value(LIT("4096\n"), &v), 0);
 	ASSERT_EQ_U64(v, 4096);
@@ -109,8 +108,29 @@ static void test_single_value_takes_max_and_one_trailing_newline(void)
 	ASSERT_EQ(parse_single_value(LIT("1\n2\n"), &v), -EBADMSG);
 	ASSERT_EQ(parse_single_value(LIT("\n"), &v), -EBADMSG);
 	ASSERT_EQ(parse_single_value(LIT(""), &v), -EBADMSG);
+	/* blanks around the one word: not the kernel's format, but one value */
+	ASSERT_EQ(parse_single_value(LIT(" 12 \n"), &v), 0);
+	ASSERT_EQ_U64(v, 12);
+	ASSERT_EQ(parse_single_value(LIT("-1\n"), &v), -EBADMSG);
+}
+
+/* cfs_quota_us: the same rules, signed, and no "max". */
+static void test_single_s64_takes_a_sign_and_the_same_one_word(void)
+{
+	int64_t s;
+
 	ASSERT_EQ(parse_single_s64(LIT("-1\n"), &s), 0);
 	ASSERT_EQ(s, -1);
+	ASSERT_EQ(parse_single_s64(LIT("50000\n"), &s), 0);
+	ASSERT_EQ(s, 50000);
+	ASSERT_EQ(parse_single_s64(LIT("-9223372036854775808\n"), &s), 0);
+	ASSERT_EQ(s, INT64_MIN);
+	ASSERT_EQ(parse_single_s64(LIT(" -7 \n"), &s), 0);
+	ASSERT_EQ(s, -7);
+	ASSERT_EQ(parse_single_s64(LIT("9223372036854775808\n"), &s), -EBADMSG);
+	ASSERT_EQ(parse_single_s64(LIT("max\n"), &s), -EBADMSG);
+	ASSERT_EQ(parse_single_s64(LIT("-1 2\n"), &s), -EBADMSG);
+	ASSERT_EQ(parse_single_s64(LIT(""), &s), -EBADMSG);
 }
 
 static void test_flat_keyed_ignores_unknown_keys_and_reports_found(void)
@@ -240,6 +260,7 @@ int main(void)
 	RUN(test_u64_matches_a_parser_checking_every_digit);
 	RUN(test_s64_accepts_minus_and_checks_both_bounds);
 	RUN(test_single_value_takes_max_and_one_trailing_newline);
+	RUN(test_single_s64_takes_a_sign_and_the_same_one_word);
 	RUN(test_flat_keyed_ignores_unknown_keys_and_reports_found);
 	RUN(test_flat_keyed_rejects_duplicate_or_malformed_known_keys);
 	RUN(test_flat_keyed_splits_lines_as_words);

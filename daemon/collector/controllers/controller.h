@@ -1,47 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The common interface of the per-controller readers, and the table-driven
- * helpers most of them are made of: a reader is mostly tables mapping files
- * and keys to metrics. Every file is optional; a reader returns -errno only
- * for real failures, and -ENODEV/-ENOENT from a started read means the
- * cgroup vanished.
+ * The common interface of the per-controller readers, one per file, and
+ * their one table (registry.c). A struct controller is a cgroup controller
+ * as cgacct reads it: its name, and a reader per hierarchy kind that reads
+ * one cgroup's files of that controller through the reader (reader.h).
+ * The snapshot counts each controller's failures under the same name as a
+ * "collector" (struct collector_status, cgacct_collector_success), beside
+ * the walk's own; collectors[i] is controllers[i].
+ *
+ * A reader returns -errno only for real failures; -ENODEV/-ENOENT from a
+ * started read means the cgroup vanished.
  */
 #pragma once
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
-#include "exporter/model/metric.h"
-#include "exporter/model/snapshot.h"
-
-struct devnames;
-struct held_cgroup;
-struct held_files;
-struct readbuf;
-
-/* Huge page sizes as cgroup files spell them ("2MB"), learnt once per collection. */
-#define HUGETLB_SIZES_MAX 8
-#define PAGESIZE_MAX	  16
-
-struct hugetlb_sizes {
-	char size[HUGETLB_SIZES_MAX][PAGESIZE_MAX];
-	size_t n;
-	bool known;
-};
-
-struct reader_ctx {
-	int dirfd;		 /* the cgroup's directory */
-	struct readbuf *buf;	 /* what reader_read() returns lives here until the next read */
-	unsigned *absent;	 /* counts files found missing: the cgroup itself may be gone */
-	struct held_files *held; /* files kept open across collections, or NULL */
-	struct held_cgroup *held_cgroup; /* this cgroup's; NULL: open every file */
-	struct cgroup_record *rec;
-	struct devnames *devnames;
-	struct hugetlb_sizes *hugetlb; /* NULL: list the directory for every cgroup */
-	bool per_cpu;		       /* emit per-CPU series (cardinality: opt-in) */
-	long clock_ticks;	       /* USER_HZ, the unit of cpuacct.stat */
-};
+#include "daemon/collector/controllers/reader.h"
 
 struct controller {
 	const char *name; /* collector label; for v1 also the controller's mount option */
@@ -55,37 +29,3 @@ extern const size_t n_controllers;
 
 extern const struct controller controller_cpuacct, controller_cpu, controller_memory,
     controller_hugetlb, controller_blkio, controller_pids, controller_pressure;
-
-/* How a single-value file's content is turned into a sample. */
-enum value_kind {
-	VALUE_COUNT,	    /* plain number */
-	VALUE_LIMIT,	    /* "max", or v1's page-counter maximum, means unlimited: no sample */
-	VALUE_SIGNED_LIMIT, /* negative (cfs_quota_us -1) means unlimited: no sample */
-};
-
-struct file_metric {
-	const char *file;
-	enum metric metric;
-	enum value_kind kind;
-	uint64_t scale; /* multiplier to the stored unit; 0 means 1 */
-};
-
-struct key_metric {
-	const char *key;
-	enum metric metric;
-	const char *label; /* label value of the sample, or NULL */
-	uint64_t scale;	   /* 0 means 1 */
-};
-
-int reader_read(const struct reader_ctx *c, const char *file, const char **ret, size_t *ret_len);
-int reader_emit(const struct reader_ctx *c, enum metric m, const char *label, uint64_t value,
-		uint64_t scale);
-int read_value_file(const struct reader_ctx *c, const char *file, const struct file_metric *fm,
-		    const char *label);
-int read_file_metrics(const struct reader_ctx *c, const struct file_metric *t, size_t n);
-int read_keyed_file(const struct reader_ctx *c, const char *file, const struct key_metric *t,
-		    size_t n, uint64_t *ret_values, uint64_t *ret_found);
-/* The same, from the first line that starts with from: what comes before is not looked at. */
-int read_keyed_file_from(const struct reader_ctx *c, const char *file, const char *from,
-			 const struct key_metric *t, size_t n, uint64_t *ret_values,
-			 uint64_t *ret_found);

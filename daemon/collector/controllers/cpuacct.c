@@ -18,12 +18,11 @@
 #include "daemon/collector/layout.h"
 #include "daemon/collector/parse.h"
 
-
 /* "cpu user system\n0 U S\n1 U S\n..." (cpuacct_all_seq_show). */
-int parse_usage_all(const char *buf, size_t len, struct cpu_split **ret, size_t *ret_n)
+int parse_usage_all(const char *buf, size_t len, uint64_t **ret, size_t *ret_n)
 {
 	struct span rest = span_make(buf, len), line, w[3];
-	_cleanup_free_ struct cpu_split *v = NULL;
+	_cleanup_free_ uint64_t *v = NULL;
 	size_t n = 0;
 
 	if (!span_next_line(&rest, &line) || !span_next_word(&line, &w[0]) ||
@@ -32,6 +31,7 @@ int parse_usage_all(const char *buf, size_t len, struct cpu_split **ret, size_t 
 		return -EBADMSG;
 
 	while (span_next_line(&rest, &line)) {
+		uint64_t *row;
 		struct span extra;
 		uint64_t cpu;
 
@@ -45,13 +45,16 @@ int parse_usage_all(const char *buf, size_t len, struct cpu_split **ret, size_t 
 			return -EBADMSG;
 		/* grow at powers of two: n is then exactly the old capacity */
 		if ((n & (n - 1)) == 0) {
-			struct cpu_split *bigger = realloc(v, (n ? 2 * n : 1) * sizeof(*v));
+			uint64_t *bigger =
+			    realloc(v, (n ? 2 * n : 1) * USAGE_ALL_COLUMNS * sizeof(*v));
 
 			if (!bigger)
 				return -ENOMEM;
 			v = bigger;
 		}
-		if (parse_u64(w[1], &v[n].user) < 0 || parse_u64(w[2], &v[n].system) < 0)
+		row = &v[n * USAGE_ALL_COLUMNS];
+		if (parse_u64(w[1], &row[USAGE_ALL_USER]) < 0 ||
+		    parse_u64(w[2], &row[USAGE_ALL_SYSTEM]) < 0)
 			return -EBADMSG;
 		n++;
 	}
@@ -60,44 +63,42 @@ int parse_usage_all(const char *buf, size_t len, struct cpu_split **ret, size_t 
 	return 0;
 }
 
-static int read_percpu_usage(const struct reader_ctx *c)
+/*
+ * The per-CPU files: a row of numbers per CPU, in CPU order, each column
+ * the sample of one metric, labelled with the CPU's number.
+ */
+struct per_cpu_file {
+	const char *file;
+	int (*parse)(const char *buf, size_t len, uint64_t **ret, size_t *ret_n);
+	size_t n_columns;
+	enum metric metrics[USAGE_ALL_COLUMNS]; /* per column; usage_all has the most */
+};
+
+static const struct per_cpu_file per_cpu_files[] = {
+    {"cpuacct.usage_percpu", parse_u64_list, 1, {METRIC_CPU_USAGE_PER_CPU}},
+    {"cpuacct.usage_all",
+     parse_usage_all,
+     USAGE_ALL_COLUMNS,
+     {[USAGE_ALL_USER] = METRIC_CPU_USER_PER_CPU, [USAGE_ALL_SYSTEM] = METRIC_CPU_SYSTEM_PER_CPU}},
+};
+
+static int read_per_cpu(const struct reader_ctx *c, const struct per_cpu_file *f)
 {
-	const char *buf;
 	_cleanup_free_ uint64_t *v = NULL;
-	size_t len, n;
-	int r;
-
-	r = reader_read(c, "cpuacct.usage_percpu", &buf, &len);
-	if (r <= 0)
-		return r;
-	r = parse_u64_list(buf, len, &v, &n);
-	for (size_t i = 0; r >= 0 && i < n; i++) {
-		char cpu[24];
-
-		*format_u64(cpu, i) = '\0';
-		r = reader_emit(c, METRIC_CPU_USAGE_PER_CPU, cpu, v[i], 1);
-	}
-	return r;
-}
-
-static int read_percpu_split(const struct reader_ctx *c)
-{
 	const char *buf;
-	_cleanup_free_ struct cpu_split *v = NULL;
 	size_t len, n;
 	int r;
 
-	r = reader_read(c, "cpuacct.usage_all", &buf, &len);
+	r = reader_read(c, f->file, &buf, &len);
 	if (r <= 0)
 		return r;
-	r = parse_usage_all(buf, len, &v, &n);
-	for (size_t i = 0; r >= 0 && i < n; i++) {
-		char cpu[24];
+	r = f->parse(buf, len, &v, &n);
+	for (size_t cpu = 0; r >= 0 && cpu < n; cpu++) {
+		char label[24];
 
-		*format_u64(cpu, i) = '\0';
-		r = reader_emit(c, METRIC_CPU_USER_PER_CPU, cpu, v[i].user, 1);
-		if (r >= 0)
-			r = reader_emit(c, METRIC_CPU_SYSTEM_PER_CPU, cpu, v[i].system, 1);
+		*format_u64(label, cpu) = '\0';
+		for (size_t k = 0; r >= 0 && k < f->n_columns; k++)
+			r = reader_emit(c, f->metrics[k], label, v[cpu * f->n_columns + k], 1);
 	}
 	return r;
 }
@@ -130,10 +131,8 @@ static int cpuacct_read_v1(const struct reader_ctx *c)
 				    &found);
 	if (r >= 0 && found != ((1u << USER) | (1u << SYSTEM)))
 		r = read_file_metrics(c, cpuacct_tick_files, ELEMENTSOF(cpuacct_tick_files));
-	if (r >= 0 && c->per_cpu)
-		r = read_percpu_usage(c);
-	if (r >= 0 && c->per_cpu)
-		r = read_percpu_split(c);
+	for (size_t i = 0; r >= 0 && c->per_cpu && i < ELEMENTSOF(per_cpu_files); i++)
+		r = read_per_cpu(c, &per_cpu_files[i]);
 	return r;
 }
 

@@ -4,10 +4,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One row of cpuacct.usage_all: nanoseconds (tick-sampled) per CPU. */
-struct cpu_split {
-	uint64_t user;
-	uint64_t system;
+/* The columns of cpuacct.usage_all after the CPU: tick-sampled nanoseconds. */
+enum {
+	USAGE_ALL_USER,
+	USAGE_ALL_SYSTEM,
+	USAGE_ALL_COLUMNS,
 };
 
-int parse_usage_all(const char *buf, size_t len, struct cpu_split **ret, size_t *ret_n);
+/* *ret holds USAGE_ALL_COLUMNS values per CPU, CPU 0's first; *ret_n counts the CPUs. */
+int parse_usage_all(const char *buf, size_t len, uint64_t **ret, size_t *ret_n);

@@ -6,7 +6,8 @@
  * from the first cgroup directory that has hugetlb files, so whatever the
  * kernel offers is collected without configuration; the kernel's set of
  * sizes is fixed at boot, so one listing serves the whole collection
- * (listing every cgroup's ~100 files cost more than reading its values).
+ * (listing every cgroup's directory, all its files, cost more than reading
+ * its values).
  * v2 has no max_usage (no peak).
  */
 #include <errno.h>

@@ -38,7 +38,7 @@ static const struct file_metric memory_v1_files[] = {
  * v1 memory.stat lists the group's own counters first and their
  * hierarchical total_* sums after them (memcg_stat_show() in
  * mm/memcontrol.c). Only the sums are exported, so the parse starts at the
- * first total_ line and never looks at the 20-odd lines before it.
+ * first total_ line and never looks at the lines before it.
  */
 static const struct key_metric memory_v1_stat[] = {
     {"total_cache", METRIC_MEMORY_CACHE, NULL, 0},

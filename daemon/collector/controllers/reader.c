@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Table-driven reading shared by all controllers, so that adding a metric
- * is adding a table row. "Absent" is success: a controller that is not
- * enabled for a cgroup, or a kernel without some file, is simply not
- * collected.
+ * The reader that runs a controller over one cgroup: reading its files,
+ * through held descriptors where there are some, and turning table rows
+ * into samples, so that adding a metric is adding a row. "Absent" is
+ * success: a controller that is not enabled for a cgroup, or a kernel
+ * without some file, is simply not collected.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/fileio.h"
 #include "base/util.h"
-#include "daemon/collector/controllers/controller.h"
+#include "daemon/collector/controllers/reader.h"
 #include "daemon/collector/heldfiles.h"
 #include "daemon/collector/parse.h"
 
@@ -22,10 +24,6 @@
  */
 #define V1_UNLIMITED_MIN (UINT64_C(1) << 62)
 
-/*
- * 1 with the content, 0 if the file does not exist, -errno otherwise. The
- * content is valid until the next read through the same context.
- */
 int reader_read(const struct reader_ctx *c, const char *file, const char **ret, size_t *ret_len)
 {
 	int r = c->held_cgroup ? held_read(c->held, c->held_cgroup, c->dirfd, file, c->buf, ret_len)
@@ -91,7 +89,6 @@ int read_value_file(const struct reader_ctx *c, const char *file, const struct f
 	return reader_emit(c, fm->metric, label, v, fm->scale);
 }
 
-/* Reads every file of the table; stops at the first real error. */
 int read_file_metrics(const struct reader_ctx *c, const struct file_metric *t, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -103,11 +100,6 @@ int read_file_metrics(const struct reader_ctx *c, const struct file_metric *t, s
 	return 0;
 }
 
-/*
- * A flat keyed file through a key table. The parsed values are also handed
- * back (ret_values, ret_found may be NULL) for readers that derive a second
- * metric from one key, such as memory.events "max" = limit failures.
- */
 /* Where the first line that starts with prefix does, or buf when none does. */
 static const char *first_line_with(const char *buf, size_t len, const char *prefix)
 {

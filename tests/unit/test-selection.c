@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Selection by configuration (daemon/selection.c), from cgacctd.yml text:
+ * a cgroup root is a whole mount or a subtree of one, max_depth counts from
+ * the root that selected the cgroup, include/exclude globs apply below
+ * that, and controllers are matched to the collector's readers by name,
+ * "io" being the v2 name of blkio.
+ */
+#include <errno.h>
+
+#include "daemon/collector/controllers/controller.h"
+#include "daemon/selection.h"
+#include "test.h"
+
+static const struct cli cli = {.mountinfo = "/tmp/mountinfo", .root = "/tmp/root"};
+
+static struct config *load(const char *yaml)
+{
+	struct config *c = NULL;
+	struct config_error e = {0};
+	int r = config_load_buffer("cgacctd.yml", yaml, strlen(yaml), &c, &e);
+
+	if (r < 0)
+		fprintf(stderr, "%s\n", e.message);
+	ASSERT_EQ(r, 0);
+	return c;
+}
+
+/* The options the configuration yaml selects; *ret_c is freed by the caller. */
+static struct collect_options options(const char *yaml, struct config **ret_c)
+{
+	struct collect_options o;
+
+	*ret_c = load(yaml);
+	selection_collect_options(*ret_c, &cli, &o);
+	ASSERT_TRUE(o.select != NULL);
+	return o;
+}
+
+/* A cgroup as the walk hands it to select(), and whether it is to be read. */
+struct pick {
+	const char *mount, *path;
+	unsigned depth;
+	bool read;
+};
+
+static void assert_picks(const char *yaml, const struct pick *p, size_t n)
+{
+	struct config *c;
+	struct collect_options o = options(yaml, &c);
+
+	for (size_t i = 0; i < n; i++)
+		if (o.select(o.select_userdata, p[i].mount, p[i].path, p[i].depth) != p[i].read) {
+			fprintf(stderr, "%s: %s %s at depth %u should %sbe read\n", yaml,
+				p[i].mount, p[i].path, p[i].depth, p[i].read ? "" : "not ");
+			abort();
+		}
+	config_free(c);
+}
+
+#define ASSERT_PICKS(yaml, ...)                                                                    \
+	assert_picks(yaml, (const struct pick[]){__VA_ARGS__},                                     \
+		     sizeof((const struct pick[]){__VA_ARGS__}) / sizeof(struct pick))
+
+static void test_without_roots_every_hierarchy_is_whole(void)
+{
+	ASSERT_PICKS("per_cpu: false\n", {"/sys/fs/cgroup", "/", 0, true},
+		     {"/sys/fs/cgroup", "/a/b/c", 3, true},
+		     {"/sys/fs/cgroup/memory", "/a", 1, true});
+}
+
+static void test_root_at_a_mount_takes_that_hierarchy_whole(void)
+{
+	ASSERT_PICKS("cgroup_roots: [/sys/fs/cgroup/memory]\n",
+		     {"/sys/fs/cgroup/memory", "/", 0, true},
+		     {"/sys/fs/cgroup/memory", "/a/b", 2, true},
+		     {"/sys/fs/cgroup/cpu,cpuacct", "/", 0, false},
+		     {"/sys/fs/cgroup/cpu,cpuacct", "/a", 1, false},
+		     /* a mount whose name starts with the root's is another */
+		     {"/sys/fs/cgroup/memory2", "/", 0, false});
+}
+
+static void test_root_below_a_mount_takes_that_subtree(void)
+{
+	ASSERT_PICKS("cgroup_roots: [/sys/fs/cgroup/system.slice]\n",
+		     {"/sys/fs/cgroup", "/system.slice", 1, true},
+		     {"/sys/fs/cgroup", "/system.slice/a.service", 2, true},
+		     {"/sys/fs/cgroup", "/", 0, false}, {"/sys/fs/cgroup", "/user.slice", 1, false},
+		     {"/sys/fs/cgroup", "/system.slice2", 1, false},
+		     /* the same subtree of another hierarchy is not below this root */
+		     {"/sys/fs/cgroup/memory", "/system.slice", 1, false});
+}
+
+static void test_any_of_several_roots_selects(void)
+{
+	ASSERT_PICKS(
+	    "cgroup_roots: [/sys/fs/cgroup/memory/a, /sys/fs/cgroup/pids]\n",
+	    {"/sys/fs/cgroup/memory", "/a/x", 2, true}, {"/sys/fs/cgroup/memory", "/b", 1, false},
+	    {"/sys/fs/cgroup/pids", "/b", 1, true}, {"/sys/fs/cgroup/cpu", "/a", 1, false});
+}
+
+static void test_max_depth_counts_from_the_selecting_root(void)
+{
+	/* 1: the roots only */
+	ASSERT_PICKS("max_depth: 1\n", {"/sys/fs/cgroup", "/", 0, true},
+		     {"/sys/fs/cgroup", "/a", 1, false});
+	ASSERT_PICKS("max_depth: 2\n", {"/sys/fs/cgroup", "/a", 1, true},
+		     {"/sys/fs/cgroup", "/a/b", 2, false});
+	/* a subtree's root is its depth 0, whatever its depth in the hierarchy */
+	ASSERT_PICKS(
+	    "cgroup_roots: [/sys/fs/cgroup/system.slice/x.service, /sys/fs/cgroup/memory]\n"
+	    "max_depth: 2\n",
+	    {"/sys/fs/cgroup", "/system.slice/x.service", 2, true},
+	    {"/sys/fs/cgroup", "/system.slice/x.service/a", 3, true},
+	    {"/sys/fs/cgroup", "/system.slice/x.service/a/b", 4, false},
+	    {"/sys/fs/cgroup/memory", "/a", 1, true}, {"/sys/fs/cgroup/memory", "/a/b", 2, false});
+	/* 0: no limit */
+	ASSERT_PICKS("max_depth: 0\n", {"/sys/fs/cgroup", "/a/b/c/d/e/f/g/h", 8, true});
+}
+
+static void test_include_and_exclude_apply_below_the_roots(void)
+{
+	ASSERT_PICKS("include: [\"/system.slice/**\"]\nexclude: [\"/**/*.mount\"]\n",
+		     {"/sys/fs/cgroup", "/system.slice/a.service", 2, true},
+		     {"/sys/fs/cgroup", "/system.slice/b.mount", 2, false},
+		     {"/sys/fs/cgroup", "/user.slice/c.service", 2, false});
+	/* globs match the path in the hierarchy, not below the root */
+	ASSERT_PICKS("cgroup_roots: [/sys/fs/cgroup/system.slice]\n"
+		     "include: [\"/system.slice/a.service\"]\n",
+		     {"/sys/fs/cgroup", "/system.slice/a.service", 2, true},
+		     {"/sys/fs/cgroup", "/system.slice/b.service", 2, false});
+	/* and a cgroup outside the roots stays out whatever the globs say */
+	ASSERT_PICKS("cgroup_roots: [/sys/fs/cgroup/system.slice]\ninclude: [\"/**\"]\n",
+		     {"/sys/fs/cgroup", "/user.slice", 1, false});
+}
+
+/* Whether the collector skips the reader named name, which must exist. */
+static bool skipped(const struct collect_options *o, const char *name)
+{
+	for (size_t i = 0; i < n_controllers; i++)
+		if (strcmp(controllers[i]->name, name) == 0)
+			return o->skip_controllers & (1u << i);
+	fprintf(stderr, "no reader named %s\n", name);
+	abort();
+}
+
+/* Every reader is skipped but those named in read, a NULL-terminated list. */
+static void assert_reads_only(const char *yaml, const char *const *read)
+{
+	struct config *c;
+	struct collect_options o = options(yaml, &c);
+
+	for (size_t i = 0; i < n_controllers; i++) {
+		bool wanted = false;
+
+		for (const char *const *r = read; *r; r++)
+			wanted = wanted || strcmp(*r, controllers[i]->name) == 0;
+		if (skipped(&o, controllers[i]->name) == wanted) {
+			fprintf(stderr, "%s: reader %s is %s\n", yaml, controllers[i]->name,
+				wanted ? "skipped" : "read");
+			abort();
+		}
+	}
+	ASSERT_EQ(o.skip_controllers >> n_controllers, 0);
+	config_free(c);
+}
+
+static void test_controllers_are_matched_by_name(void)
+{
+	assert_reads_only("controllers: [all]\n",
+			  (const char *const[]){"cpuacct", "cpu", "memory", "hugetlb", "blkio",
+						"pids", "pressure", NULL});
+	assert_reads_only("controllers: [memory]\n", (const char *const[]){"memory", NULL});
+	/* cpu is not cpuacct */
+	assert_reads_only("controllers: [cpu, pids]\n", (const char *const[]){"cpu", "pids", NULL});
+	assert_reads_only("controllers: [cpuacct]\n", (const char *const[]){"cpuacct", NULL});
+	assert_reads_only("controllers: [hugetlb, pressure]\n",
+			  (const char *const[]){"hugetlb", "pressure", NULL});
+}
+
+static void test_io_and_blkio_both_name_the_blkio_reader(void)
+{
+	assert_reads_only("controllers: [io]\n", (const char *const[]){"blkio", NULL});
+	assert_reads_only("controllers: [blkio]\n", (const char *const[]){"blkio", NULL});
+	assert_reads_only("controllers: [io, blkio, cpu]\n",
+			  (const char *const[]){"blkio", "cpu", NULL});
+}
+
+static void test_files_and_per_cpu_come_through(void)
+{
+	struct config *c;
+	struct collect_options o = options("per_cpu: true\n", &c);
+
+	ASSERT_STREQ(o.mountinfo, "/tmp/mountinfo");
+	ASSERT_STREQ(o.root, "/tmp/root");
+	ASSERT_TRUE(o.per_cpu);
+	/* the service fills these in itself */
+	ASSERT_TRUE(o.on_visit == NULL && o.mounted_controllers == NULL && o.held == NULL &&
+		    o.ids == NULL);
+	config_free(c);
+	o = options("per_cpu: false\n", &c);
+	ASSERT_TRUE(!o.per_cpu);
+	config_free(c);
+}
+
+static void test_naming_as_the_renderer_calls_it(void)
+{
+	struct config *c = load("naming: cadvisor\n");
+
+	ASSERT_EQ(selection_naming(c), RENDER_NAMING_CADVISOR);
+	config_free(c);
+	c = load("naming: native\n");
+	ASSERT_EQ(selection_naming(c), RENDER_NAMING_NATIVE);
+	config_free(c);
+}
+
+int main(void)
+{
+	RUN(test_without_roots_every_hierarchy_is_whole);
+	RUN(test_root_at_a_mount_takes_that_hierarchy_whole);
+	RUN(test_root_below_a_mount_takes_that_subtree);
+	RUN(test_any_of_several_roots_selects);
+	RUN(test_max_depth_counts_from_the_selecting_root);
+	RUN(test_include_and_exclude_apply_below_the_roots);
+	RUN(test_controllers_are_matched_by_name);
+	RUN(test_io_and_blkio_both_name_the_blkio_reader);
+	RUN(test_files_and_per_cpu_come_through);
+	RUN(test_naming_as_the_renderer_calls_it);
+	return 0;
+}
