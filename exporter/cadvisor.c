@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cAdvisor's names for what the snapshot holds (google/cadvisor
- * lib/metrics/prometheus.go, summarised in ../shared/research/peers.md §2),
- * with cAdvisor's units: seconds for times, raw microseconds for the CPU
- * quota and period, raw cpu.shares. Where cAdvisor's own choices would lose
- * information the snapshot has, the native value wins and the row says so.
+ * cAdvisor's names for what the snapshot holds (google/cadvisor,
+ * metrics/prometheus.go), with cAdvisor's units: seconds for times, raw
+ * microseconds for the CPU quota and period, raw cpu.shares. Where
+ * cAdvisor's own choices would lose information the snapshot has, the
+ * native value wins and the row says so.
  *
  * Two cAdvisor families are counters without "_total" (container_memory_failcnt,
  * container_hugetlb_failcnt). promtool rejects that, and OpenMetrics cannot
@@ -13,10 +13,9 @@
  */
 #include <string.h>
 
+#include "base/clock.h"
+#include "base/util.h"
 #include "exporter/cadvisor.h"
-
-#define NS 1000000000u /* nanoseconds per second */
-#define US 1000000u    /* microseconds per second */
 
 #define GAUGE(n, m, h)                                                                             \
 	{                                                                                          \
@@ -43,28 +42,28 @@
 		.name = n, .help = h, .type = t, .source = m, .label = "pagesize"                  \
 	}
 
-const struct cadvisor_family cadvisor_families[] = {
+const struct cadvisor_row cadvisor_rows[] = {
     /* CPU. cAdvisor's per-CPU form (cpu="cpu00"...) exists only with its "percpu"
        set; kubelet and most setups see the one cpu="total" series. */
     {.name = "container_cpu_usage_seconds_total",
      .help = "Cumulative CPU time consumed (cpuacct.usage, cpu.stat usage_usec).",
      .type = FAMILY_COUNTER,
      .source = METRIC_CPU_USAGE,
-     .divisor = NS,
+     .divisor = NSEC_PER_SEC,
      .fixed = {{"cpu", "total"}}},
-    COUNTER("container_cpu_user_seconds_total", METRIC_CPU_USER, NS,
+    COUNTER("container_cpu_user_seconds_total", METRIC_CPU_USER, NSEC_PER_SEC,
 	    "Cumulative user CPU time (cpuacct.stat user, cpu.stat user_usec)."),
-    COUNTER("container_cpu_system_seconds_total", METRIC_CPU_SYSTEM, NS,
+    COUNTER("container_cpu_system_seconds_total", METRIC_CPU_SYSTEM, NSEC_PER_SEC,
 	    "Cumulative system CPU time (cpuacct.stat system, cpu.stat system_usec)."),
     CFS_COUNTER("container_cpu_cfs_periods_total", METRIC_CPU_PERIODS, 0,
 		"Number of elapsed CFS enforcement periods; only for groups with a quota."),
     CFS_COUNTER("container_cpu_cfs_throttled_periods_total", METRIC_CPU_THROTTLED_PERIODS, 0,
 		"Number of throttled CFS periods; only for groups with a quota."),
-    CFS_COUNTER("container_cpu_cfs_throttled_seconds_total", METRIC_CPU_THROTTLED_TIME, NS,
-		"Total time the group was throttled; only for groups with a quota."),
+    CFS_COUNTER("container_cpu_cfs_throttled_seconds_total", METRIC_CPU_THROTTLED_TIME,
+		NSEC_PER_SEC, "Total time the group was throttled; only for groups with a quota."),
     CFS_COUNTER("container_cpu_cfs_burst_periods_total", METRIC_CPU_BURSTS, 0,
 		"Number of CFS periods in which burst was used; only for groups with a quota."),
-    CFS_COUNTER("container_cpu_cfs_burst_seconds_total", METRIC_CPU_BURST_TIME, NS,
+    CFS_COUNTER("container_cpu_cfs_burst_seconds_total", METRIC_CPU_BURST_TIME, NSEC_PER_SEC,
 		"CPU time used beyond the quota as burst; only for groups with a quota."),
     GAUGE("container_spec_cpu_quota", METRIC_CPU_QUOTA,
 	  "CPU quota per period in microseconds (cpu.cfs_quota_us, cpu.max); absent when "
@@ -160,21 +159,19 @@ const struct cadvisor_family cadvisor_families[] = {
 	  "Task limit (pids.max); absent when unlimited."),
 
     /* Pressure stall totals, "some" = waiting, "full" = stalled */
-    COUNTER("container_pressure_cpu_waiting_seconds_total", METRIC_PRESSURE_CPU_WAITING, US,
-	    "Time some tasks waited for CPU (cpu.pressure some)."),
-    COUNTER("container_pressure_cpu_stalled_seconds_total", METRIC_PRESSURE_CPU_STALLED, US,
-	    "Time all tasks stalled on CPU (cpu.pressure full)."),
-    COUNTER("container_pressure_memory_waiting_seconds_total", METRIC_PRESSURE_MEMORY_WAITING, US,
-	    "Time some tasks waited for memory (memory.pressure some)."),
-    COUNTER("container_pressure_memory_stalled_seconds_total", METRIC_PRESSURE_MEMORY_STALLED, US,
-	    "Time all tasks stalled on memory (memory.pressure full)."),
-    COUNTER("container_pressure_io_waiting_seconds_total", METRIC_PRESSURE_IO_WAITING, US,
+    COUNTER("container_pressure_cpu_waiting_seconds_total", METRIC_PRESSURE_CPU_WAITING,
+	    USEC_PER_SEC, "Time some tasks waited for CPU (cpu.pressure some)."),
+    COUNTER("container_pressure_cpu_stalled_seconds_total", METRIC_PRESSURE_CPU_STALLED,
+	    USEC_PER_SEC, "Time all tasks stalled on CPU (cpu.pressure full)."),
+    COUNTER("container_pressure_memory_waiting_seconds_total", METRIC_PRESSURE_MEMORY_WAITING,
+	    USEC_PER_SEC, "Time some tasks waited for memory (memory.pressure some)."),
+    COUNTER("container_pressure_memory_stalled_seconds_total", METRIC_PRESSURE_MEMORY_STALLED,
+	    USEC_PER_SEC, "Time all tasks stalled on memory (memory.pressure full)."),
+    COUNTER("container_pressure_io_waiting_seconds_total", METRIC_PRESSURE_IO_WAITING, USEC_PER_SEC,
 	    "Time some tasks waited for I/O (io.pressure some)."),
-    COUNTER("container_pressure_io_stalled_seconds_total", METRIC_PRESSURE_IO_STALLED, US,
+    COUNTER("container_pressure_io_stalled_seconds_total", METRIC_PRESSURE_IO_STALLED, USEC_PER_SEC,
 	    "Time all tasks stalled on I/O (io.pressure full)."),
 };
-
-const size_t n_cadvisor_families = sizeof(cadvisor_families) / sizeof(cadvisor_families[0]);
 
 /* r's samples of metric m are [*ret_first, returned end); samples are sorted by metric. */
 static size_t samples_of(const struct cgroup_record *r, enum metric m, size_t *ret_first)
@@ -196,7 +193,7 @@ static size_t samples_of(const struct cgroup_record *r, enum metric m, size_t *r
 }
 
 /* The samples row c exports for r, as in samples_of(): none if r lacks c's condition. */
-static size_t row_samples(const struct cadvisor_family *c, const struct cgroup_record *r,
+static size_t row_samples(const struct cadvisor_row *c, const struct cgroup_record *r,
 			  size_t *ret_first)
 {
 	size_t quota, end = samples_of(r, c->source, ret_first);
@@ -207,7 +204,7 @@ static size_t row_samples(const struct cadvisor_family *c, const struct cgroup_r
 }
 
 /* cAdvisor's working set: usage less inactive_file when there is one, never below 0. */
-static uint64_t row_value(const struct cadvisor_family *c, const struct cgroup_record *r,
+static uint64_t row_value(const struct cadvisor_row *c, const struct cgroup_record *r,
 			  uint64_t value)
 {
 	size_t i;
@@ -217,12 +214,17 @@ static uint64_t row_value(const struct cadvisor_family *c, const struct cgroup_r
 	return value > r->samples[i].value ? value - r->samples[i].value : 0;
 }
 
-size_t cadvisor_record_series(const struct cgroup_record *r)
+static const char *row_name(size_t k)
+{
+	return cadvisor_rows[k].name;
+}
+
+static size_t record_series(const struct cgroup_record *r)
 {
 	size_t n = 0;
 
-	for (size_t k = 0; k < n_cadvisor_families; k++) {
-		size_t first, end = row_samples(&cadvisor_families[k], r, &first);
+	for (size_t k = 0; k < ELEMENTSOF(cadvisor_rows); k++) {
+		size_t first, end = row_samples(&cadvisor_rows[k], r, &first);
 
 		n += end - first;
 	}
@@ -231,23 +233,33 @@ size_t cadvisor_record_series(const struct cgroup_record *r)
 
 struct series_label {
 	const char *name, *prefix, *value;
+	const struct label_text *escaped; /* the value escaped already, instead of value */
 };
 
 /*
  * One sample line, its labels sorted by name as cAdvisor's client library
- * writes them: {cpu="total",id="/a",image="",name=""}.
+ * writes them: {cpu="total",id="/a",image="",name=""}. path is the record's
+ * cgroup label value, already escaped.
  */
-static void render_series(struct strbuf *b, const struct cadvisor_family *c, const char *path,
-			  const char *label, uint64_t value)
+static void write_series(struct strbuf *b, const struct cadvisor_row *c,
+			 const struct label_text *path, const char *label, uint64_t value)
 {
-	struct series_label labels[6] = {{"id", "", path}, {"image", "", ""}, {"name", "", ""}};
+	struct series_label labels[6] = {
+	    {.name = "id", .prefix = "", .escaped = path},
+	    {.name = "image", .prefix = "", .value = ""},
+	    {.name = "name", .prefix = "", .value = ""},
+	};
 	size_t n = 3;
 
 	if (c->label)
 		labels[n++] = (struct series_label){
-		    c->label, c->label_prefix && !strchr(label, ':') ? c->label_prefix : "", label};
+		    .name = c->label,
+		    .prefix = c->label_prefix && !strchr(label, ':') ? c->label_prefix : "",
+		    .value = label,
+		};
 	for (size_t i = 0; i < 2 && c->fixed[i].name; i++)
-		labels[n++] = (struct series_label){c->fixed[i].name, "", c->fixed[i].value};
+		labels[n++] = (struct series_label){
+		    .name = c->fixed[i].name, .prefix = "", .value = c->fixed[i].value};
 	for (size_t i = 1; i < n; i++)
 		for (size_t j = i; j > 0 && strcmp(labels[j - 1].name, labels[j].name) > 0; j--) {
 			struct series_label t = labels[j];
@@ -262,44 +274,42 @@ static void render_series(struct strbuf *b, const struct cadvisor_family *c, con
 		strbuf_puts(b, labels[i].name);
 		strbuf_puts(b, "=\"");
 		strbuf_puts(b, labels[i].prefix);
-		render_label_value(b, labels[i].value);
+		if (labels[i].escaped)
+			strbuf_append(b, labels[i].escaped->text, labels[i].escaped->len);
+		else
+			textformat_label_value(b, labels[i].value);
 		strbuf_putc(b, '"');
 	}
 	strbuf_puts(b, "} ");
-	render_scaled(b, value, c->divisor);
+	textformat_scaled(b, value, c->divisor);
 	strbuf_putc(b, '\n');
 }
 
-size_t cadvisor_family_end(size_t first)
+/* Rows' sources are not in metric order, so each row finds its samples afresh: no cursor. */
+static void family_series(struct family_writer *w, const struct cgroup_record *records,
+			  const struct label_text *paths, size_t *cursor, size_t n)
 {
-	size_t end = first + 1;
+	const struct cadvisor_row *head = &cadvisor_rows[w->first];
 
-	while (end < n_cadvisor_families &&
-	       strcmp(cadvisor_families[end].name, cadvisor_families[first].name) == 0)
-		end++;
-	return end;
-}
+	for (size_t i = 0; i < n; i++) {
+		const struct cgroup_record *r = &records[i];
 
-void cadvisor_render_family(struct strbuf *b, enum render_format f, const struct snapshot *s,
-			    size_t from, size_t to, size_t first, size_t end, bool *header)
-{
-	const struct cadvisor_family *head = &cadvisor_families[first];
-
-	for (size_t i = from; i < to; i++) {
-		const struct cgroup_record *r = &s->records[i];
-
-		for (size_t k = first; k < end; k++) {
-			const struct cadvisor_family *c = &cadvisor_families[k];
+		for (size_t k = w->first; k < w->end; k++) {
+			const struct cadvisor_row *c = &cadvisor_rows[k];
 			size_t j, stop = row_samples(c, r, &j);
 
 			for (; j < stop; j++) {
-				if (!*header) {
-					render_header(b, f, head->name, head->help, head->type);
-					*header = true;
-				}
-				render_series(b, c, r->path, sample_label(r, &r->samples[j]),
-					      row_value(c, r, r->samples[j].value));
+				family_writer_header(w, head->name, head->help, head->type);
+				write_series(w->b, c, &paths[i], sample_label(r, &r->samples[j]),
+					     row_value(c, r, r->samples[j].value));
 			}
 		}
 	}
 }
+
+const struct naming cadvisor_naming = {
+    .n_rows = ELEMENTSOF(cadvisor_rows),
+    .row_name = row_name,
+    .record_series = record_series,
+    .family_series = family_series,
+};

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Rendering a snapshot as the Prometheus text exposition format 0.0.4 or
- * as OpenMetrics 1.0. Pure formatting: the exporter never opens a cgroup
- * file.
+ * as OpenMetrics 1.0, under either naming. Pure formatting: the exporter
+ * never opens a cgroup file.
  */
 #pragma once
 
@@ -10,19 +10,10 @@
 
 #include "base/strbuf.h"
 #include "exporter/model/snapshot.h"
-#include "exporter/native.h"
-
-#define PROMETHEUS_CONTENT_TYPE	 "text/plain; version=0.0.4; charset=utf-8"
-#define OPENMETRICS_CONTENT_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
-
-enum render_format {
-	RENDER_TEXT,	    /* 0.0.4, what promtool and every Prometheus parse */
-	RENDER_OPENMETRICS, /* 1.0.0: counters and infos typed by family name, "# EOF" */
-	_RENDER_FORMAT_MAX,
-};
+#include "exporter/textformat.h"
 
 enum render_naming {
-	RENDER_NAMING_NATIVE,	/* the cgroup_* families of families.c */
+	RENDER_NAMING_NATIVE,	/* the cgroup_* families of native.c */
 	RENDER_NAMING_CADVISOR, /* cAdvisor's container_* names and labels, cadvisor.c */
 };
 
@@ -49,12 +40,3 @@ int render_stream_new(const struct snapshot *s, const struct render_options *o,
 		      struct render_stream **ret);
 int render_stream_next(struct render_stream *rs, struct strbuf *out);
 void render_stream_free(struct render_stream *rs);
-/* The text format without a cap or extra families, as cgacctd --once prints it. */
-int render_prometheus(const struct snapshot *s, const char *version, struct strbuf *out);
-
-/* "# HELP" and "# TYPE" of a family, named as the format wants. */
-void render_header(struct strbuf *b, enum render_format f, const char *name, const char *help,
-		   enum family_type type);
-void render_label_value(struct strbuf *b, const char *value);
-void render_scaled(struct strbuf *b, uint64_t value, uint64_t divisor);
-const char *render_content_type(enum render_format f);

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "exporter/model/snapshot.h"
+#include "exporter/model/metric.h"
 
 struct devname_entry {
 	uint32_t major, minor;

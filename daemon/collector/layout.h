@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "exporter/model/snapshot.h"
+#include "exporter/model/metric.h"
 
 /* The v1 controllers cgacct reads; others (cpuset, devices, ...) are ignored. */
 enum {

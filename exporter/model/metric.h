@@ -2,14 +2,17 @@
 /*
  * The vocabulary shared by readers and the exporter: what a sample means.
  * Readers store exact integers in the unit noted per group below; the
- * exporter's family table (exporter/families.c) names each metric and divides
- * to the Prometheus base unit. Integers keep v1 and v2 values exact until the
- * moment they are printed.
+ * exporter's namings (exporter/native.c, exporter/cadvisor.c) give each
+ * metric a row that names it and divides to the Prometheus base unit.
+ * Integers keep v1 and v2 values exact until the moment they are printed.
  *
- * Consecutive entries that the exporter gives the same family name are
- * rendered as one family (cgroup_info has a serial and an inode variant).
+ * Consecutive metrics whose rows share a name are rendered as one family
+ * (cgroup_info has a serial and an inode row).
  */
 #pragma once
+
+/* Room for any label value we produce: device names (DISK_NAME_LEN 32), "2MB", cpu numbers. */
+#define LABEL_MAX 48
 
 enum metric {
 	/* identity; value = cgroup.serial or inode, label = hierarchy */
@@ -23,10 +26,10 @@ enum metric {
 	METRIC_CPU_USAGE_PER_CPU,
 	METRIC_CPU_USER_PER_CPU,
 	METRIC_CPU_SYSTEM_PER_CPU,
-	METRIC_CPU_LOAD, /* percent of one CPU (cpuacct.load) */
-	METRIC_CPU_RUNNABLE,	      /* time integral of runnable tasks (cpu.stat) */
-	METRIC_CPU_LOAD_AVERAGE,      /* 1/100 of a task; label = window (cpu.loadavg) */
-	METRIC_CPU_RUNNABLE_TASKS,    /* count (cpu.loadavg) */
+	METRIC_CPU_LOAD,	   /* percent of one CPU (cpuacct.load) */
+	METRIC_CPU_RUNNABLE,	   /* time integral of runnable tasks (cpu.stat) */
+	METRIC_CPU_LOAD_AVERAGE,   /* 1/100 of a task; label = window (cpu.loadavg) */
+	METRIC_CPU_RUNNABLE_TASKS, /* count (cpu.loadavg) */
 	METRIC_CPU_PERIODS,
 	METRIC_CPU_THROTTLED_PERIODS,
 	METRIC_CPU_THROTTLED_TIME,

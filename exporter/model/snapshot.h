@@ -13,9 +13,6 @@
 
 #include "exporter/model/metric.h"
 
-/* Room for any label value we produce: device names (DISK_NAME_LEN 32), "2MB", cpu numbers. */
-#define LABEL_MAX 48
-
 /* A sample's label offset when it has no label. */
 #define SAMPLE_NO_LABEL UINT16_MAX
 

@@ -136,7 +136,8 @@ static char *collect_and_render_held(const char *root, bool per_cpu, struct held
 	ASSERT_EQ(collect_snapshot(&o, &s), 0);
 	ASSERT_EQ(s.n_records, records);
 	s.duration_ns = 0;
-	ASSERT_EQ(render_prometheus(&s, CGACCT_VERSION, &out), 0);
+	ASSERT_EQ(render_exposition(&s, &(struct render_options){.version = CGACCT_VERSION}, &out),
+		  0);
 	snapshot_free(&s);
 	free(mi);
 	return out.buf;

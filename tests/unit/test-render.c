@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The exposition: escaping, exact number formatting, family grouping, cAdvisor naming. */
+/* The exposition: escaping, exact numbers, headers, families of rows in both namings, steps. */
 #include "base/util.h"
 #include "exporter/cadvisor.h"
 #include "exporter/native.h"
 #include "exporter/render.h"
+#include "exporter/textformat.h"
 #include "test.h"
 
 static void test_label_values_escape_backslash_quote_newline_only(void)
 {
 	struct strbuf b = {0};
 
-	render_label_value(&b, "/a\"b\\c\nd e/\xc3\xbc\xe2\x82\xac\t");
+	textformat_label_value(&b, "/a\"b\\c\nd e/\xc3\xbc\xe2\x82\xac\t");
 	ASSERT_STREQ(b.buf, "/a\\\"b\\\\c\\nd e/\xc3\xbc\xe2\x82\xac\t");
 	strbuf_done(&b);
 }
@@ -18,7 +19,7 @@ static void test_label_values_escape_backslash_quote_newline_only(void)
 static const char *scaled(struct strbuf *b, uint64_t v, uint64_t div)
 {
 	strbuf_truncate(b, 0);
-	render_scaled(b, v, div);
+	textformat_scaled(b, v, div);
 	return b->buf;
 }
 
@@ -65,25 +66,63 @@ static void test_scaled_values_are_exact_decimals(void)
 	strbuf_done(&b);
 }
 
-static void test_every_metric_has_a_family_and_shared_names_are_adjacent(void)
+/*
+ * OpenMetrics names counter and info families without the sample suffix,
+ * has no untyped, and escapes '"' in HELP; 0.0.4 leaves names and quotes.
+ */
+static void test_headers_name_and_type_families_as_each_format_wants(void)
 {
+	struct strbuf b = {0};
+
+	textformat_header(&b, RENDER_TEXT, "x_total", "a \"b\" \\ c\nd", FAMILY_COUNTER);
+	textformat_header(&b, RENDER_TEXT, "x_info", "i", FAMILY_INFO);
+	textformat_header(&b, RENDER_TEXT, "x", "u", FAMILY_UNTYPED);
+	ASSERT_STREQ(b.buf, "# HELP x_total a \"b\" \\\\ c\\nd\n# TYPE x_total counter\n"
+			    "# HELP x_info i\n# TYPE x_info gauge\n"
+			    "# HELP x u\n# TYPE x untyped\n");
+	strbuf_truncate(&b, 0);
+	textformat_header(&b, RENDER_OPENMETRICS, "x_total", "a \"b\" \\ c\nd", FAMILY_COUNTER);
+	textformat_header(&b, RENDER_OPENMETRICS, "x_info", "i", FAMILY_INFO);
+	textformat_header(&b, RENDER_OPENMETRICS, "x", "u", FAMILY_UNTYPED);
+	/* a gauge keeps any suffix, and a name that is all suffix stays whole */
+	textformat_header(&b, RENDER_OPENMETRICS, "x_total", "g", FAMILY_GAUGE);
+	textformat_header(&b, RENDER_OPENMETRICS, "_total", "c", FAMILY_COUNTER);
+	ASSERT_STREQ(b.buf, "# HELP x a \\\"b\\\" \\\\ c\\nd\n# TYPE x counter\n"
+			    "# HELP x i\n# TYPE x info\n"
+			    "# HELP x u\n# TYPE x unknown\n"
+			    "# HELP x_total g\n# TYPE x_total gauge\n"
+			    "# HELP _total c\n# TYPE _total counter\n");
+	strbuf_done(&b);
+	ASSERT_STREQ(textformat_content_type(RENDER_TEXT), PROMETHEUS_CONTENT_TYPE);
+	ASSERT_STREQ(textformat_content_type(RENDER_OPENMETRICS), OPENMETRICS_CONTENT_TYPE);
+}
+
+static void test_every_metric_has_a_native_row_and_shared_names_are_adjacent(void)
+{
+	ASSERT_EQ(native_naming.n_rows, _METRIC_MAX);
 	for (unsigned m = 0; m < _METRIC_MAX; m++) {
-		ASSERT_TRUE(families[m].name != NULL && families[m].help != NULL);
-		/* render_sample() reserves this much for them */
-		ASSERT_TRUE((families[m].label ? strlen(families[m].label) : 0) +
-				(families[m].info_label ? strlen(families[m].info_label) : 0) <=
-			    FAMILY_LABEL_NAMES_MAX);
-		ASSERT_EQ(strncmp(families[m].name, "cgroup_", 7), 0);
+		const struct native_row *row = &native_rows[m];
+
+		ASSERT_TRUE(row->name != NULL && row->help != NULL);
+		/* write_sample() reserves this much for them */
+		ASSERT_TRUE((row->label ? strlen(row->label) : 0) +
+				(row->info_label ? strlen(row->info_label) : 0) <=
+			    NATIVE_LABEL_NAMES_MAX);
+		ASSERT_EQ(strncmp(row->name, "cgroup_", 7), 0);
 		/* promtool: counters end in _total, nothing else does */
-		ASSERT_EQ(families[m].type == FAMILY_COUNTER,
-			  strlen(families[m].name) > 6 &&
-			      strcmp(families[m].name + strlen(families[m].name) - 6, "_total") ==
-				  0);
-		/* a family name seen before must be the previous metric's, or it would render twice
+		ASSERT_EQ(row->type == FAMILY_COUNTER,
+			  strlen(row->name) > 6 &&
+			      strcmp(row->name + strlen(row->name) - 6, "_total") == 0);
+		/* a name seen before must be the previous row's, or its family would render twice
 		 */
 		for (unsigned k = 0; k + 1 < m; k++)
-			ASSERT_TRUE(strcmp(families[k].name, families[m].name) != 0 ||
-				    strcmp(families[m - 1].name, families[m].name) == 0);
+			ASSERT_TRUE(strcmp(native_rows[k].name, row->name) != 0 ||
+				    strcmp(native_rows[m - 1].name, row->name) == 0);
+		/* rows of one family agree on what the header says */
+		if (m > 0 && strcmp(native_rows[m - 1].name, row->name) == 0) {
+			ASSERT_STREQ(native_rows[m - 1].help, row->help);
+			ASSERT_EQ(native_rows[m - 1].type, row->type);
+		}
 	}
 }
 
@@ -181,12 +220,19 @@ static void sample_snapshot_done(struct snapshot *s)
 	"# TYPE cgacct_series_dropped gauge\n"                                                     \
 	"cgacct_series_dropped 0\n"
 
+static const struct render_options text_native = {
+    .format = RENDER_TEXT,
+    .naming = RENDER_NAMING_NATIVE,
+    .version = "9.9",
+};
+
+/* cgroup_info's serial and ino rows are one family: one header over both. */
 static void test_snapshot_renders_grouped_families_with_self_metrics(void)
 {
 	struct snapshot s = sample_snapshot();
 	struct strbuf out = {0};
 
-	ASSERT_EQ(render_prometheus(&s, "9.9", &out), 0);
+	ASSERT_EQ(render_exposition(&s, &text_native, &out), 0);
 	ASSERT_STREQ(
 	    out.buf,
 	    "# HELP cgroup_info Identity of a cgroup per hierarchy: cgroup.serial (never reused) "
@@ -219,7 +265,7 @@ static void test_snapshot_renders_grouped_families_with_self_metrics(void)
 
 static void extra_family(struct strbuf *b, enum render_format f, const void *userdata)
 {
-	render_header(b, f, "cgacct_things_total", userdata, FAMILY_COUNTER);
+	textformat_header(b, f, "cgacct_things_total", userdata, FAMILY_COUNTER);
 	strbuf_puts(b, "cgacct_things_total 3\n");
 }
 
@@ -267,17 +313,17 @@ static void test_openmetrics_names_counter_families_without_total_and_ends_with_
 }
 
 /*
- * The cAdvisor table lints as the native one does, except the failcnt
+ * The cAdvisor rows lint as the native ones do, except the failcnt
  * families, which cAdvisor types counter without "_total": those must be
  * untyped, never counters. Rows of one family are adjacent and agree on type.
  */
-static void test_cadvisor_families_lint_clean_and_share_names_only_when_adjacent(void)
+static void test_cadvisor_rows_lint_clean_and_share_names_only_when_adjacent(void)
 {
-	for (size_t k = 0; k < n_cadvisor_families; k++) {
-		const struct cadvisor_family *c = &cadvisor_families[k];
+	for (size_t k = 0; k < cadvisor_naming.n_rows; k++) {
+		const struct cadvisor_row *c = &cadvisor_rows[k];
 		size_t len = strlen(c->name);
 		bool total = len > 6 && strcmp(c->name + len - 6, "_total") == 0;
-		bool continues = k > 0 && strcmp(cadvisor_families[k - 1].name, c->name) == 0;
+		bool continues = k > 0 && strcmp(cadvisor_rows[k - 1].name, c->name) == 0;
 
 		ASSERT_EQ(strncmp(c->name, "container_", 10), 0);
 		ASSERT_TRUE(c->source < _METRIC_MAX);
@@ -285,9 +331,9 @@ static void test_cadvisor_families_lint_clean_and_share_names_only_when_adjacent
 		ASSERT_TRUE(c->type != FAMILY_INFO);
 		ASSERT_TRUE(continues || c->help != NULL);
 		if (continues)
-			ASSERT_EQ(c->type, cadvisor_families[k - 1].type);
+			ASSERT_EQ(c->type, cadvisor_rows[k - 1].type);
 		for (size_t j = 0; j + 1 < k; j++)
-			ASSERT_TRUE(strcmp(cadvisor_families[j].name, c->name) != 0 || continues);
+			ASSERT_TRUE(strcmp(cadvisor_rows[j].name, c->name) != 0 || continues);
 	}
 }
 
@@ -416,15 +462,137 @@ static void test_cadvisor_naming_in_openmetrics_and_under_the_series_cap(void)
 	ASSERT_TRUE(strstr(capped, "cgacct_series_dropped 10\n") != NULL);
 }
 
+/*
+ * Rows of one cAdvisor family share one header: container_memory_failures_total
+ * has a pgfault and a pgmajfault row, container_spec_memory_reservation_limit_bytes
+ * a v1 soft-limit and a v2 memory.min row. Within a record the rows come in
+ * table order; a record without a row's sample has no series of it. id is
+ * escaped as native cgroup is.
+ */
+static void test_cadvisor_family_of_several_rows_has_one_header(void)
+{
+	struct snapshot s = snapshot_shell("/back\\slash\nnewline");
+	struct strbuf out = {0};
+	const struct render_options o = {.naming = RENDER_NAMING_CADVISOR, .version = "9.9"};
+
+	add(&s.records[0], METRIC_MEMORY_SOFT_LIMIT, NULL, 4096);
+	add(&s.records[0], METRIC_MEMORY_PAGE_FAULTS, NULL, 10);
+	add(&s.records[0], METRIC_MEMORY_MAJOR_PAGE_FAULTS, NULL, 1);
+	add(&s.records[1], METRIC_MEMORY_MIN, NULL, 8192);
+	add(&s.records[1], METRIC_MEMORY_MAJOR_PAGE_FAULTS, NULL, 2);
+	ASSERT_EQ(render_exposition(&s, &o, &out), 0);
+	ASSERT_STREQ(
+	    out.buf,
+	    "# HELP container_memory_failures_total Page faults (memory.stat pgfault, "
+	    "pgmajfault).\n"
+	    "# TYPE container_memory_failures_total counter\n"
+	    "container_memory_failures_total{failure_type=\"pgfault\",id=\"/\",image=\"\","
+	    "name=\"\",scope=\"hierarchy\"} 10\n"
+	    "container_memory_failures_total{failure_type=\"pgmajfault\",id=\"/\","
+	    "image=\"\",name=\"\",scope=\"hierarchy\"} 1\n"
+	    "container_memory_failures_total{failure_type=\"pgmajfault\","
+	    "id=\"/back\\\\slash\\nnewline\",image=\"\",name=\"\",scope=\"hierarchy\"} 2\n"
+	    "# HELP container_spec_memory_reservation_limit_bytes Memory reservation "
+	    "(memory.soft_limit_in_bytes, memory.min).\n"
+	    "# TYPE container_spec_memory_reservation_limit_bytes gauge\n"
+	    "container_spec_memory_reservation_limit_bytes{id=\"/\",image=\"\",name=\"\"} "
+	    "4096\n"
+	    "container_spec_memory_reservation_limit_bytes{id=\"/back\\\\slash\\nnewline\","
+	    "image=\"\",name=\"\"} 8192\n" SELF_METRICS_UNCUT);
+	strbuf_done(&out);
+	sample_snapshot_done(&s);
+}
+
+/* 200 cgroups "/000".."/199", more than three steps of records, without samples. */
+static struct snapshot many_records(void)
+{
+	struct snapshot s = {.records = calloc(200, sizeof(struct cgroup_record)),
+			     .n_records = 200};
+
+	ASSERT_TRUE(s.records != NULL);
+	for (size_t i = 0; i < s.n_records; i++)
+		ASSERT_TRUE(asprintf(&s.records[i].path, "/%03zu", i) > 0);
+	return s;
+}
+
+/* The exposition's per-cgroup part: up to the self-metrics. */
+static char *render_cgroups(const struct snapshot *s, enum render_naming naming)
+{
+	const struct render_options o = {.naming = naming, .version = "9.9"};
+	struct strbuf out = {0};
+	char *self;
+
+	ASSERT_EQ(render_exposition(s, &o, &out), 0);
+	self = strstr(out.buf, "# HELP cgacct_build_info ");
+	ASSERT_TRUE(self != NULL);
+	*self = '\0';
+	return out.buf;
+}
+
+/*
+ * A family's header goes out once, just before its first series, however
+ * many records without one come first, and its rows' series follow in
+ * record order though steps of records lie between them: in each naming, a
+ * two-row family with one row's series in the 100th record and the other
+ * row's in the 200th, and a family with a series in the 151st.
+ */
+static void test_family_header_comes_once_before_its_first_series_across_steps(void)
+{
+	struct snapshot s = many_records();
+	_cleanup_free_ char *native = NULL, *cadvisor = NULL;
+
+	add(&s.records[99], METRIC_INFO_SERIAL, "cpu", 99);
+	add(&s.records[99], METRIC_MEMORY_PAGE_FAULTS, NULL, 5);
+	add(&s.records[150], METRIC_CPU_USAGE, NULL, 1);
+	add(&s.records[199], METRIC_INFO_INO, "cpu", 199);
+	add(&s.records[199], METRIC_MEMORY_MAJOR_PAGE_FAULTS, NULL, 6);
+	native = render_cgroups(&s, RENDER_NAMING_NATIVE);
+	cadvisor = render_cgroups(&s, RENDER_NAMING_CADVISOR);
+	ASSERT_STREQ(native,
+		     "# HELP cgroup_info Identity of a cgroup per hierarchy: cgroup.serial (never "
+		     "reused) or, without it, the directory inode number.\n"
+		     "# TYPE cgroup_info gauge\n"
+		     "cgroup_info{cgroup=\"/099\",hierarchy=\"cpu\",serial=\"99\"} 1\n"
+		     "cgroup_info{cgroup=\"/199\",hierarchy=\"cpu\",ino=\"199\"} 1\n"
+		     "# HELP cgroup_cpu_usage_seconds_total CPU time consumed (cpuacct.usage, "
+		     "cpu.stat usage_usec).\n"
+		     "# TYPE cgroup_cpu_usage_seconds_total counter\n"
+		     "cgroup_cpu_usage_seconds_total{cgroup=\"/150\"} 0.000000001\n"
+		     "# HELP cgroup_memory_page_faults_total Page faults (memory.stat pgfault).\n"
+		     "# TYPE cgroup_memory_page_faults_total counter\n"
+		     "cgroup_memory_page_faults_total{cgroup=\"/099\"} 5\n"
+		     "# HELP cgroup_memory_major_page_faults_total Page faults that needed I/O "
+		     "(memory.stat pgmajfault).\n"
+		     "# TYPE cgroup_memory_major_page_faults_total counter\n"
+		     "cgroup_memory_major_page_faults_total{cgroup=\"/199\"} 6\n");
+	ASSERT_STREQ(cadvisor,
+		     "# HELP container_cpu_usage_seconds_total Cumulative CPU time consumed "
+		     "(cpuacct.usage, cpu.stat usage_usec).\n"
+		     "# TYPE container_cpu_usage_seconds_total counter\n"
+		     "container_cpu_usage_seconds_total{cpu=\"total\",id=\"/150\",image=\"\","
+		     "name=\"\"} 0.000000001\n"
+		     "# HELP container_memory_failures_total Page faults (memory.stat pgfault, "
+		     "pgmajfault).\n"
+		     "# TYPE container_memory_failures_total counter\n"
+		     "container_memory_failures_total{failure_type=\"pgfault\",id=\"/099\","
+		     "image=\"\",name=\"\",scope=\"hierarchy\"} 5\n"
+		     "container_memory_failures_total{failure_type=\"pgmajfault\",id=\"/199\","
+		     "image=\"\",name=\"\",scope=\"hierarchy\"} 6\n");
+	sample_snapshot_done(&s);
+}
+
 int main(void)
 {
 	RUN(test_label_values_escape_backslash_quote_newline_only);
 	RUN(test_scaled_values_are_exact_decimals);
-	RUN(test_every_metric_has_a_family_and_shared_names_are_adjacent);
+	RUN(test_headers_name_and_type_families_as_each_format_wants);
+	RUN(test_every_metric_has_a_native_row_and_shared_names_are_adjacent);
 	RUN(test_snapshot_renders_grouped_families_with_self_metrics);
 	RUN(test_openmetrics_names_counter_families_without_total_and_ends_with_eof);
-	RUN(test_cadvisor_families_lint_clean_and_share_names_only_when_adjacent);
+	RUN(test_cadvisor_rows_lint_clean_and_share_names_only_when_adjacent);
 	RUN(test_cadvisor_naming_renders_cadvisor_names_labels_and_units);
 	RUN(test_cadvisor_naming_in_openmetrics_and_under_the_series_cap);
+	RUN(test_cadvisor_family_of_several_rows_has_one_header);
+	RUN(test_family_header_comes_once_before_its_first_series_across_steps);
 	return 0;
 }
