@@ -18,10 +18,10 @@
 #include "config/yconf.h"
 
 static const struct yconf_name controller_names[] = {
-    {"cpu", CONFIG_CONTROLLER_CPU},	    {"cpuacct", CONFIG_CONTROLLER_CPUACCT},
-    {"memory", CONFIG_CONTROLLER_MEMORY},  {"hugetlb", CONFIG_CONTROLLER_HUGETLB},
-    {"blkio", CONFIG_CONTROLLER_BLKIO},    {"io", CONFIG_CONTROLLER_IO},
-    {"pids", CONFIG_CONTROLLER_PIDS},	    {"pressure", CONFIG_CONTROLLER_PRESSURE},
+    {"cpu", CONFIG_CONTROLLER_CPU},	  {"cpuacct", CONFIG_CONTROLLER_CPUACCT},
+    {"memory", CONFIG_CONTROLLER_MEMORY}, {"hugetlb", CONFIG_CONTROLLER_HUGETLB},
+    {"blkio", CONFIG_CONTROLLER_BLKIO},	  {"io", CONFIG_CONTROLLER_IO},
+    {"pids", CONFIG_CONTROLLER_PIDS},	  {"pressure", CONFIG_CONTROLLER_PRESSURE},
     {"all", CONFIG_CONTROLLER_ALL},
 };
 
@@ -122,8 +122,8 @@ bool config_equal(const struct config *a, const struct config *b)
 	       strv_equal(a->exclude, b->exclude) && a->max_depth == b->max_depth &&
 	       a->controllers == b->controllers && a->per_cpu == b->per_cpu &&
 	       a->min_interval_usec == b->min_interval_usec && a->max_series == b->max_series &&
-	       a->keep_open_files == b->keep_open_files &&
-	       a->naming == b->naming && a->log_level == b->log_level;
+	       a->keep_open_files == b->keep_open_files && a->naming == b->naming &&
+	       a->log_level == b->log_level;
 }
 
 bool config_cgroup_selected(const struct config *c, const char *path)
@@ -306,13 +306,11 @@ int config_load_buffer(const char *name, const char *buf, size_t len, struct con
 	return 0;
 }
 
-static int load_buffer(const char *name, const char *buf, size_t len, void *ret,
-		       struct config_error *err)
-{
-	return config_load_buffer(name, buf, len, ret, err);
-}
-
 int config_load_file(const char *path, struct config **ret, struct config_error *reterr)
 {
-	return yconf_load_file(path, load_buffer, ret, reterr);
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	int r = yconf_read_file(path, &buf, &len, reterr);
+
+	return r < 0 ? r : config_load_buffer(path, buf, len, ret, reterr);
 }

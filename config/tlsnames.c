@@ -11,13 +11,12 @@
 #include "base/strbuf.h"
 #include "base/util.h"
 #include "config/tlsnames.h"
-#include "config/webconfig.h"
 
 const struct yconf_name tls_version_names[] = {
-    {"TLS10", WEB_TLS_1_0},
-    {"TLS11", WEB_TLS_1_1},
-    {"TLS12", WEB_TLS_1_2},
-    {"TLS13", WEB_TLS_1_3},
+    {"TLS10", TLS_VERSION_1_0},
+    {"TLS11", TLS_VERSION_1_1},
+    {"TLS12", TLS_VERSION_1_2},
+    {"TLS13", TLS_VERSION_1_3},
 };
 const size_t tls_version_names_len = ELEMENTSOF(tls_version_names);
 
@@ -104,9 +103,9 @@ int tls_gnutls_priorities(uint16_t min_version, uint16_t max_version, char *cons
 	int r;
 
 	strbuf_puts(&b, "NORMAL:-VERS-ALL");
-	for (unsigned v = min_version; v <= max_version && v <= WEB_TLS_1_3; v++)
-		if (v >= WEB_TLS_1_0)
-			add_once(&b, gnutls_versions[v - WEB_TLS_1_0]);
+	for (unsigned v = min_version; v <= max_version && v <= TLS_VERSION_1_3; v++)
+		if (v >= TLS_VERSION_1_0)
+			add_once(&b, gnutls_versions[v - TLS_VERSION_1_0]);
 	if (cipher_list && *cipher_list) {
 		strbuf_puts(&b, ":-KX-ALL:-CIPHER-ALL:-MAC-ALL");
 		for (char *const *c = cipher_list; *c; c++) {
@@ -119,7 +118,7 @@ int tls_gnutls_priorities(uint16_t min_version, uint16_t max_version, char *cons
 			add_once(&b, ciphers[i].mac);
 		}
 		/* Go always offers every TLS 1.3 suite; cipher_suites is for 1.2 and older. */
-		if (max_version >= WEB_TLS_1_3)
+		if (max_version >= TLS_VERSION_1_3)
 			for (size_t i = 0; i < ELEMENTSOF(ciphers); i++)
 				if (!ciphers[i].kx) {
 					add_once(&b, ciphers[i].cipher);

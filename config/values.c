@@ -9,44 +9,16 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/number.h"
 #include "base/util.h"
 #include "config/values.h"
 
-/* Consumes the digits at *s; -EINVAL when there are none. */
-static int parse_digits(const char **s, uint64_t *ret)
-{
-	const char *p = *s;
-	uint64_t v = 0;
-
-	if (*p < '0' || *p > '9')
-		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		v = v * 10 + d;
-	}
-	*s = p;
-	*ret = v;
-	return 0;
-}
-
 int value_parse_u64(const char *s, uint64_t *ret)
 {
-	uint64_t v;
-	int r;
-
 	/* "010" would be octal to some YAML readers: refuse the ambiguity. */
 	if (s[0] == '0' && s[1] != '\0')
 		return -EINVAL;
-	r = parse_digits(&s, &v);
-	if (r < 0)
-		return r;
-	if (*s != '\0')
-		return -EINVAL;
-	*ret = v;
-	return 0;
+	return number_parse_u64(s, strlen(s), ret);
 }
 
 /* Largest first: the order units must appear in. */
@@ -75,12 +47,16 @@ int value_parse_duration(const char *s, uint64_t *ret_usec)
 	if (*s == '\0')
 		return -EINVAL;
 	while (*s) {
+		/* A number, then its unit. */
+		size_t digits = strspn(s, "0123456789");
 		uint64_t n;
 		size_t i;
-		int r = parse_digits(&s, &n);
+		int r;
 
+		r = number_parse_u64(s, digits, &n);
 		if (r < 0)
 			return r;
+		s += digits;
 		for (i = next_unit; i < ELEMENTSOF(duration_units); i++) {
 			size_t l = strlen(duration_units[i].suffix);
 

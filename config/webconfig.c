@@ -13,7 +13,7 @@
 
 #include "base/strv.h"
 #include "base/util.h"
-#include "config/basicauth.h"
+#include "config/bcrypt.h"
 #include "config/tlsnames.h"
 #include "config/webconfig.h"
 #include "config/yconf.h"
@@ -302,8 +302,8 @@ int web_config_load_buffer(const char *name, const char *buf, size_t len, struct
 	if (!wc)
 		return -ENOMEM;
 	/* exporter-toolkit's defaults. */
-	wc->min_version = WEB_TLS_1_2;
-	wc->max_version = WEB_TLS_1_3;
+	wc->min_version = TLS_VERSION_1_2;
+	wc->max_version = TLS_VERSION_1_3;
 	wc->prefer_server_cipher_suites = true;
 	wc->http2 = true;
 
@@ -325,15 +325,13 @@ int web_config_load_buffer(const char *name, const char *buf, size_t len, struct
 	return 0;
 }
 
-static int load_buffer(const char *name, const char *buf, size_t len, void *ret,
-		       struct config_error *err)
-{
-	return web_config_load_buffer(name, buf, len, ret, err);
-}
-
 int web_config_load_file(const char *path, struct web_config **ret, struct config_error *reterr)
 {
-	return yconf_load_file(path, load_buffer, ret, reterr);
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	int r = yconf_read_file(path, &buf, &len, reterr);
+
+	return r < 0 ? r : web_config_load_buffer(path, buf, len, ret, reterr);
 }
 
 int web_config_gnutls_priorities(const struct web_config *wc, char **ret)

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/bcrypt.h"
+
 struct config_error;
 
 enum web_client_auth {
@@ -21,12 +23,6 @@ enum web_client_auth {
 	WEB_CLIENT_AUTH_VERIFY_IF_GIVEN,    /* VerifyClientCertIfGiven */
 	WEB_CLIENT_AUTH_REQUIRE_AND_VERIFY, /* RequireAndVerifyClientCert: the only secure one */
 };
-
-/* TLS protocol versions as on the wire. */
-#define WEB_TLS_1_0 0x0301
-#define WEB_TLS_1_1 0x0302
-#define WEB_TLS_1_2 0x0303
-#define WEB_TLS_1_3 0x0304
 
 struct web_tls_file {
 	char *path; /* resolved against the web-config file's directory; NULL = unset */
@@ -43,7 +39,7 @@ struct web_config {
 	/* tls_server_config: TLS is on when cert.path is set, and then key.path is too. */
 	struct web_tls_file cert, key, client_ca;
 	enum web_client_auth client_auth;
-	uint16_t min_version, max_version; /* WEB_TLS_*; default 1.2 to 1.3 */
+	uint16_t min_version, max_version; /* enum tls_version (tlsnames.h); default 1.2 to 1.3 */
 	char **cipher_suites;		   /* Go crypto/tls names; empty = library default */
 	char **curve_preferences;	   /* Go names: CurveP256, CurveP384, CurveP521, X25519 */
 	bool prefer_server_cipher_suites;  /* default true */
@@ -56,7 +52,7 @@ struct web_config {
 	/* basic_auth_users, name to hash: authentication is required when there is one. */
 	struct web_pair *users;
 	size_t n_users;
-	char dummy_hash[64]; /* a hash of the users' highest cost, for unknown users */
+	char dummy_hash[BCRYPT_HASH_LEN + 1]; /* of the users' highest cost, for unknown users */
 };
 
 int web_config_load_file(const char *path, struct web_config **ret, struct config_error *reterr);

@@ -224,21 +224,6 @@ int yconf_resolve_path(struct yconf *y, char **path)
 	return 0;
 }
 
-int yconf_load_file(const char *path,
-		    int (*load)(const char *name, const char *buf, size_t len, void *ret,
-				struct config_error *err),
-		    void *ret, struct config_error *err)
-{
-	_cleanup_free_ char *buf = NULL;
-	size_t len;
-	int r;
-
-	r = yconf_read_file(path, &buf, &len, err);
-	if (r < 0)
-		return r;
-	return load(path, buf, len, ret, err);
-}
-
 void yconf_done(struct yconf *y)
 {
 	if (y->have_doc)
@@ -438,15 +423,16 @@ int yconf_strv(struct yconf *y, const char *key, yaml_node_t *node, const char *
 struct scalar_type {
 	const char *expected;
 	bool plain_only; /* numbers and booleans: a quoted "5" is a string */
-	int (*parse)(const char *s, void *ret);
+	int (*to_field)(const char *s, void *field);
 };
 
-static int parse_u64(const char *s, void *ret)
+/* The values.h parsers, each taking the field as a struct yconf_key hands it over. */
+static int scalar_to_u64(const char *s, void *field)
 {
-	return value_parse_u64(s, ret);
+	return value_parse_u64(s, field);
 }
 
-static int parse_uint(const char *s, void *ret)
+static int scalar_to_uint(const char *s, void *field)
 {
 	uint64_t v;
 	int r = value_parse_u64(s, &v);
@@ -455,18 +441,18 @@ static int parse_uint(const char *s, void *ret)
 		return r;
 	if (v > UINT_MAX)
 		return -ERANGE;
-	*(unsigned *)ret = (unsigned)v;
+	*(unsigned *)field = (unsigned)v;
 	return 0;
 }
 
-static int parse_bool(const char *s, void *ret)
+static int scalar_to_bool(const char *s, void *field)
 {
-	return value_parse_bool(s, ret);
+	return value_parse_bool(s, field);
 }
 
-static int parse_duration(const char *s, void *ret)
+static int scalar_to_duration(const char *s, void *field)
 {
-	return value_parse_duration(s, ret);
+	return value_parse_duration(s, field);
 }
 
 static int parse_scalar_type(struct yconf *y, const char *key, yaml_node_t *node,
@@ -479,7 +465,7 @@ static int parse_scalar_type(struct yconf *y, const char *key, yaml_node_t *node
 	r = yconf_scalar(y, key, node, t->expected, t->plain_only, &s);
 	if (r < 0)
 		return r;
-	r = t->parse(s, field);
+	r = t->to_field(s, field);
 	if (r == -ERANGE)
 		return yconf_error(y, node, "%s: %s is out of range", key, yconf_quote(s, q));
 	if (r < 0)
@@ -490,21 +476,21 @@ static int parse_scalar_type(struct yconf *y, const char *key, yaml_node_t *node
 
 int yconf_parse_bool(struct yconf *y, const char *key, yaml_node_t *value, void *field)
 {
-	static const struct scalar_type t = {"true or false", true, parse_bool};
+	static const struct scalar_type t = {"true or false", true, scalar_to_bool};
 
 	return parse_scalar_type(y, key, value, &t, field);
 }
 
 int yconf_parse_u64(struct yconf *y, const char *key, yaml_node_t *value, void *field)
 {
-	static const struct scalar_type t = {"a non-negative integer", true, parse_u64};
+	static const struct scalar_type t = {"a non-negative integer", true, scalar_to_u64};
 
 	return parse_scalar_type(y, key, value, &t, field);
 }
 
 int yconf_parse_uint(struct yconf *y, const char *key, yaml_node_t *value, void *field)
 {
-	static const struct scalar_type t = {"a non-negative integer", true, parse_uint};
+	static const struct scalar_type t = {"a non-negative integer", true, scalar_to_uint};
 
 	return parse_scalar_type(y, key, value, &t, field);
 }
@@ -512,7 +498,7 @@ int yconf_parse_uint(struct yconf *y, const char *key, yaml_node_t *value, void 
 int yconf_parse_duration(struct yconf *y, const char *key, yaml_node_t *value, void *field)
 {
 	static const struct scalar_type t = {"a duration such as 500ms, 15s or 1m30s", false,
-					     parse_duration};
+					     scalar_to_duration};
 
 	return parse_scalar_type(y, key, value, &t, field);
 }

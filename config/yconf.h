@@ -30,12 +30,6 @@ int yconf_load(struct yconf *y, const char *name, const char *buf, size_t len, c
 	       struct config_error *err, yaml_node_t **ret_root);
 void yconf_done(struct yconf *y);
 
-/* Reads path and passes its contents to load(), with path as the name in messages. */
-int yconf_load_file(const char *path,
-		    int (*load)(const char *name, const char *buf, size_t len, void *ret,
-				struct config_error *err),
-		    void *ret, struct config_error *err);
-
 /* Makes a relative *path relative to the directory of the file being read. */
 int yconf_resolve_path(struct yconf *y, char **path);
 

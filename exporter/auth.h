@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * HTTP basic authentication of a request against web-config's
- * basic_auth_users (the checking itself is config/basicauth.c's).
+ * basic_auth_users: parsing the Authorization header, and checking a
+ * password against a bcrypt hash with libcrypt (libxcrypt takes
+ * $2y$/$2b$/$2a$) in time that tells neither how much of the hash matched
+ * nor whether the user exists.
  */
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <microhttpd.h>
 
 #include "config/webconfig.h"
@@ -15,3 +19,25 @@ bool auth_required(const struct web_config *wc);
 
 /* Whether the request's Authorization header names a user of wc with the right password. */
 bool auth_request_allowed(struct MHD_Connection *c, const struct web_config *wc);
+
+/*
+ * Parses an Authorization header value, "Basic base64(user:password)"
+ * (scheme case-insensitive, padding required as in Go's net/http). The
+ * password is what follows the first ':'. -EINVAL if malformed, including
+ * a NUL byte in the credentials. Free the password with auth_erase_password().
+ */
+int auth_parse_basic(const char *value, size_t len, char **ret_user, char **ret_password);
+
+/* Overwrites and frees a password. */
+void auth_erase_password(char *password);
+
+/*
+ * 1 if user and password match one of wc's users, 0 if not (also when wc
+ * has no users: auth_required() says whether it is needed at all), -errno
+ * if libcrypt fails. An unknown user costs one bcrypt like a known one
+ * (against wc->dummy_hash), so timing does not reveal which users exist.
+ */
+int auth_check_password(const struct web_config *wc, const char *user, const char *password);
+
+/* 1 if password matches the bcrypt hash, 0 if not, -EINVAL for a malformed hash, -errno. */
+int auth_verify_bcrypt(const char *hash, const char *password);

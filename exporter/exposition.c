@@ -26,8 +26,8 @@ struct exposition {
 	struct strbuf extra[_RENDER_FORMAT_MAX];
 };
 
-struct body_stream {
-	struct exposition *e; /* a reference: the snapshot outlives the stream */
+struct exposition_body {
+	struct exposition *e; /* a reference: the snapshot outlives the body */
 	struct render_stream *render;
 	struct gzip *gzip;  /* NULL: plain text */
 	struct strbuf text; /* rendered, from pos on not yet handed out */
@@ -88,11 +88,11 @@ const struct snapshot *exposition_snapshot(const struct exposition *e)
 	return &e->snap;
 }
 
-int exposition_stream(struct exposition *e, enum render_format f, bool gzip,
-		      struct body_stream **ret)
+int exposition_body_new(struct exposition *e, enum render_format f, bool gzip,
+			struct exposition_body **ret)
 {
 	struct render_options o = e->options;
-	struct body_stream *b = calloc(1, sizeof(*b));
+	struct exposition_body *b = calloc(1, sizeof(*b));
 	int r;
 
 	if (!b)
@@ -112,7 +112,7 @@ int exposition_stream(struct exposition *e, enum render_format f, bool gzip,
 }
 
 /* Renders more once everything rendered was handed out; 0 when there is no more. */
-static int refill(struct body_stream *b)
+static int refill(struct exposition_body *b)
 {
 	while (b->pos == b->text.len && !b->rendered) {
 		int r;
@@ -127,7 +127,7 @@ static int refill(struct body_stream *b)
 	return b->pos < b->text.len;
 }
 
-ssize_t body_stream_read(struct body_stream *b, char *buf, size_t max)
+ssize_t exposition_body_read(struct exposition_body *b, char *buf, size_t max)
 {
 	size_t n = 0;
 
@@ -160,7 +160,7 @@ ssize_t body_stream_read(struct body_stream *b, char *buf, size_t max)
 	return (ssize_t)n;
 }
 
-void body_stream_free(struct body_stream *b)
+void exposition_body_free(struct exposition_body *b)
 {
 	if (!b)
 		return;

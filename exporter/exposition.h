@@ -24,12 +24,12 @@ void exposition_unref(struct exposition *e);
 const struct snapshot *exposition_snapshot(const struct exposition *e);
 
 /*
- * A body of e, read in pieces with body_stream_read(): the bytes written to
- * buf (at most max), 0 at the end, or -errno. The stream holds a reference
- * to e until freed.
+ * A body of e, read in pieces with exposition_body_read(): the bytes
+ * written to buf (at most max), 0 at the end, or -errno. The body holds a
+ * reference to e until freed.
  */
-struct body_stream;
-int exposition_stream(struct exposition *e, enum render_format f, bool gzip,
-		      struct body_stream **ret);
-ssize_t body_stream_read(struct body_stream *b, char *buf, size_t max);
-void body_stream_free(struct body_stream *b);
+struct exposition_body;
+int exposition_body_new(struct exposition *e, enum render_format f, bool gzip,
+			struct exposition_body **ret);
+ssize_t exposition_body_read(struct exposition_body *b, char *buf, size_t max);
+void exposition_body_free(struct exposition_body *b);

@@ -18,14 +18,14 @@
  * Defaults for struct http_options. A scrape holds one connection, and
  * Prometheus keeps it open between scrapes. Connections past the limit wait
  * unaccepted, so the limit is what idle or slow clients must fill to keep
- * Prometheus out: 768 takes 500 of them (tests/reliability) besides a crowd
- * of scrapers, and stays under the 1024 open files a service gets by
- * default. Each costs at most the memory limit below, 48 MiB in all, and
- * only a connection streaming a body fills more than a page or two of it.
- * MHD's per-connection pool bounds the request line and headers, and a
- * streamed body goes out in chunks of what the pool has free: with 16 KiB a
- * 37 MB exposition took 2,300 send() calls, each waking the scraper, with
- * 64 KiB it takes 580. The timeout is on inactivity.
+ * Prometheus out: it is set to take the idle clients tests/reliability/load.sh
+ * holds open besides a crowd of scrapers, and to stay under the 1024 open
+ * files a service gets by default. Each costs at most the memory limit below,
+ * and only a connection streaming a body fills more than a page or two of
+ * it. MHD's per-connection pool bounds the request line and headers, and a
+ * streamed body goes out in chunks of what the pool has free: the larger
+ * the pool, the fewer send() calls a body takes, each waking the scraper
+ * (tests/bench/README.md has the counts). The timeout is on inactivity.
  */
 #define HTTP_THREADS_DEFAULT	      4
 #define HTTP_CONNECTION_LIMIT_DEFAULT 768

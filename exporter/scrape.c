@@ -20,7 +20,7 @@ struct scrape {
 	scrape_collect_fn collect;
 	void *userdata;
 	const char *version;
-	struct service_stats stats;
+	struct scrape_stats stats;
 
 	pthread_mutex_t lock;
 	pthread_cond_t done;
@@ -64,7 +64,7 @@ void scrape_configure(struct scrape *s, const struct scrape_settings *settings)
 	pthread_mutex_unlock(&s->lock);
 }
 
-struct service_stats *scrape_stats(struct scrape *s)
+struct scrape_stats *scrape_stats(struct scrape *s)
 {
 	return &s->stats;
 }
@@ -77,7 +77,7 @@ static int collect_exposition(struct scrape *s, const struct scrape_settings *se
 	    .naming = settings->naming,
 	    .version = s->version,
 	    .max_series = settings->max_series,
-	    .extra = service_stats_render,
+	    .extra = scrape_stats_render,
 	    .extra_userdata = &s->stats,
 	};
 	struct snapshot snap = {0};
@@ -102,40 +102,47 @@ static struct exposition *cached(struct scrape *s)
 	return exposition_ref(s->current);
 }
 
-int scrape_get(struct scrape *s, struct exposition **ret)
+/*
+ * With s->lock held: an exposition this scrape need not collect itself,
+ * from the flight under way or the cache (1, *ret set), that flight's
+ * error, or 0 when this scrape must lead the next flight.
+ */
+static int join_flight(struct scrape *s, struct exposition **ret)
 {
-	struct exposition *e = NULL, *old;
-	struct scrape_settings settings;
-	uint64_t start;
-	int r;
-
-	pthread_mutex_lock(&s->lock);
 	while (s->collecting) {
 		uint64_t joined = s->generation;
 
 		while (s->generation == joined)
 			pthread_cond_wait(&s->done, &s->lock);
+		if (s->last_error < 0)
+			return s->last_error;
 		/*
 		 * Between the broadcast and this wake-up a new scrape may have
 		 * let the flight's exposition go to lead the next flight: then
 		 * there is no current one, and this scrape joins that flight.
 		 */
-		r = s->last_error;
-		if (r < 0 || s->current) {
-			if (r >= 0)
-				*ret = exposition_ref(s->current);
-			pthread_mutex_unlock(&s->lock);
-			return r;
+		if (s->current) {
+			*ret = exposition_ref(s->current);
+			return 1;
 		}
 	}
-	e = cached(s);
-	if (e) {
-		pthread_mutex_unlock(&s->lock);
-		*ret = e;
-		return 0;
-	}
+	*ret = cached(s);
+	return *ret ? 1 : 0;
+}
+
+/*
+ * Collects for this scrape and every one that joins the flight. Called
+ * with s->lock held, which it lets go while collecting, as
+ * pthread_cond_wait() does while waiting.
+ */
+static int lead_flight(struct scrape *s, struct exposition **ret)
+{
+	const struct scrape_settings settings = s->settings;
+	struct exposition *old;
+	uint64_t start;
+	int r;
+
 	s->collecting = true;
-	settings = s->settings;
 	/*
 	 * The last exposition is stale now and no scrape will be served from
 	 * it again: let it go before collecting, so that two snapshots of a
@@ -144,20 +151,31 @@ int scrape_get(struct scrape *s, struct exposition **ret)
 	old = TAKE_PTR(s->current);
 	pthread_mutex_unlock(&s->lock);
 	exposition_unref(old);
-
 	start = now_usec();
-	r = collect_exposition(s, &settings, &e);
-
+	r = collect_exposition(s, &settings, ret);
 	pthread_mutex_lock(&s->lock);
+
 	s->collecting = false;
 	s->generation++;
 	s->last_error = r;
+	/* Nobody leads while this scrape does: s->current is still the NULL left above. */
 	if (r >= 0) {
-		exposition_unref(s->current);
-		s->current = exposition_ref(e);
+		s->current = exposition_ref(*ret);
 		s->current_start_usec = start;
 	}
 	pthread_cond_broadcast(&s->done);
+	return r;
+}
+
+int scrape_get(struct scrape *s, struct exposition **ret)
+{
+	struct exposition *e = NULL;
+	int r;
+
+	pthread_mutex_lock(&s->lock);
+	r = join_flight(s, &e);
+	if (r == 0)
+		r = lead_flight(s, &e);
 	pthread_mutex_unlock(&s->lock);
 	if (r < 0)
 		return r;

@@ -33,4 +33,5 @@ void scrape_configure(struct scrape *s, const struct scrape_settings *settings);
 /* A reference to a current exposition; release it with exposition_unref(). */
 int scrape_get(struct scrape *s, struct exposition **ret);
 
-struct service_stats *scrape_stats(struct scrape *s);
+/* The counters of s: its collections, and the responses of the server that uses it. */
+struct scrape_stats *scrape_stats(struct scrape *s);

@@ -10,41 +10,39 @@
 #include "exporter/stats.h"
 #include "exporter/textformat.h"
 
-static const unsigned codes[SERVICE_STATS_CODES] = {200, 401, 403,
-                                                    404, 405, 500};
+static const unsigned codes[SCRAPE_STATS_CODES] = {200, 401, 403, 404, 405, 500};
 
-void service_stats_count_response(struct service_stats *s, unsigned code) {
-  for (unsigned i = 0; i < SERVICE_STATS_CODES; i++)
-    if (codes[i] == code)
-      atomic_fetch_add_explicit(&s->responses[i], 1, memory_order_relaxed);
+void scrape_stats_count_response(struct scrape_stats *s, unsigned code)
+{
+	for (unsigned i = 0; i < SCRAPE_STATS_CODES; i++)
+		if (codes[i] == code)
+			atomic_fetch_add_explicit(&s->responses[i], 1, memory_order_relaxed);
 }
 
-static uint64_t load(const atomic_uint_fast64_t *v) {
-  return atomic_load_explicit(v, memory_order_relaxed);
+static uint64_t load(const atomic_uint_fast64_t *v)
+{
+	return atomic_load_explicit(v, memory_order_relaxed);
 }
 
-void service_stats_render(struct strbuf *b, enum render_format f,
-                          const void *userdata) {
-  const struct service_stats *s = userdata;
+void scrape_stats_render(struct strbuf *b, enum render_format f, const void *userdata)
+{
+	const struct scrape_stats *s = userdata;
 
-  textformat_header(
-      b, f, "cgacct_collections_total",
-      "Collections run; concurrent scrapes and those within min_interval share "
-      "one.",
-      FAMILY_COUNTER);
-  strbuf_printf(b, "cgacct_collections_total %" PRIu64 "\n",
-                load(&s->collections));
-  textformat_header(
-      b, f, "cgacct_collection_failures_total",
-      "Collections that failed as a whole (the scrape got HTTP 500).",
-      FAMILY_COUNTER);
-  strbuf_printf(b, "cgacct_collection_failures_total %" PRIu64 "\n",
-                load(&s->collection_failures));
-  textformat_header(b, f, "cgacct_http_requests_total",
-                    "HTTP requests answered, by status code, up to this "
-                    "exposition's rendering.",
-                    FAMILY_COUNTER);
-  for (unsigned i = 0; i < SERVICE_STATS_CODES; i++)
-    strbuf_printf(b, "cgacct_http_requests_total{code=\"%u\"} %" PRIu64 "\n",
-                  codes[i], load(&s->responses[i]));
+	textformat_header(b, f, "cgacct_collections_total",
+			  "Collections run; concurrent scrapes and those within min_interval share "
+			  "one.",
+			  FAMILY_COUNTER);
+	strbuf_printf(b, "cgacct_collections_total %" PRIu64 "\n", load(&s->collections));
+	textformat_header(b, f, "cgacct_collection_failures_total",
+			  "Collections that failed as a whole (the scrape got HTTP 500).",
+			  FAMILY_COUNTER);
+	strbuf_printf(b, "cgacct_collection_failures_total %" PRIu64 "\n",
+		      load(&s->collection_failures));
+	textformat_header(
+	    b, f, "cgacct_http_requests_total",
+	    "HTTP requests answered, by status code, up to this exposition's rendering.",
+	    FAMILY_COUNTER);
+	for (unsigned i = 0; i < SCRAPE_STATS_CODES; i++)
+		strbuf_printf(b, "cgacct_http_requests_total{code=\"%u\"} %" PRIu64 "\n", codes[i],
+			      load(&s->responses[i]));
 }

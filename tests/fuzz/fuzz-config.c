@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Fuzz targets for the configuration parsers, one binary per FUZZ_TARGET
- * as in fuzz-parsers.c: cgacctd.yml, web-config.yml, the Authorization
- * header, path globs, and the scalar values and listen addresses the YAML
- * only reaches through well-formed documents (and --listen directly).
+ * as in fuzz-parsers.c: cgacctd.yml, web-config.yml, path globs, and the
+ * scalar values and listen addresses the YAML only reaches through
+ * well-formed documents (and --listen directly).
  * libFuzzer hands each input over in a buffer of exactly its size, so ASan
  * sees any read past len. Each target checks what must hold for every
  * input: a refusal always explains itself, an accepted value is
@@ -17,7 +17,7 @@
 #include "base/clock.h"
 #include "base/util.h"
 #include "config/address.h"
-#include "config/basicauth.h"
+#include "config/bcrypt.h"
 #include "config/config.h"
 #include "config/pathglob.h"
 #include "config/values.h"
@@ -72,18 +72,6 @@ TARGET fuzz_web_config(const char *buf, size_t len)
 	if (web_config_gnutls_priorities(wc, &priorities) == 0)
 		free(priorities);
 	web_config_free(wc);
-}
-
-TARGET fuzz_basic_auth(const char *buf, size_t len)
-{
-	char *user, *password;
-
-	if (basic_auth_parse(buf, len, &user, &password) < 0)
-		return;
-	if (strchr(user, ':'))
-		abort();
-	free(user);
-	basic_auth_erase(password);
 }
 
 /* The input is a pattern, a newline, and a path. */

@@ -10,6 +10,8 @@
 #include <zlib.h>
 
 #include "base/fileio.h"
+#include "config/error.h"
+#include "config/webconfig.h"
 #include "test.h"
 
 char *fixture_path(const char *name)
@@ -30,6 +32,20 @@ char *fixture_read(const char *name, size_t *ret_len)
 	}
 	free(path);
 	return buf;
+}
+
+struct web_config *web_config_fixture(const char *name)
+{
+	char *path = fixture_path(name);
+	struct web_config *wc = NULL;
+	struct config_error e = {0};
+	int r = web_config_load_file(path, &wc, &e);
+
+	if (r < 0)
+		fprintf(stderr, "%s\n", e.message);
+	ASSERT_EQ(r, 0);
+	free(path);
+	return wc;
 }
 
 char *tmpdir_make(void)

@@ -30,6 +30,8 @@ static void test_durations_follow_prometheus_syntax(void)
 	ASSERT_EQ_U64(duration("2d"), UINT64_C(172800000000));
 	ASSERT_EQ_U64(duration("1y1w"), UINT64_C(372) * 86400 * 1000000);
 	ASSERT_EQ_U64(duration("05m"), 300000000);
+	/* Long digit runs, read eight at a time, end at the unit. */
+	ASSERT_EQ_U64(duration("12345678901s2ms"), UINT64_C(12345678901002000));
 }
 
 static void test_durations_reject_other_spellings(void)
@@ -74,6 +76,13 @@ static void test_integers_are_plain_decimal(void)
 	ASSERT_EQ(value_parse_u64("1_000", &v), -EINVAL);
 	ASSERT_EQ(value_parse_u64("-1", &v), -EINVAL);
 	ASSERT_EQ(value_parse_u64("", &v), -EINVAL);
+	ASSERT_EQ(value_parse_u64("+1", &v), -EINVAL);
+	ASSERT_EQ(value_parse_u64(" 1", &v), -EINVAL);
+	ASSERT_EQ(value_parse_u64("1 ", &v), -EINVAL);
+	ASSERT_EQ(value_parse_u64("12345678x", &v), -EINVAL);
+	ASSERT_EQ(value_parse_u64("123456789012345678901234", &v), -ERANGE);
+	ASSERT_EQ(value_parse_u64("1234567890123456789", &v), 0);
+	ASSERT_EQ_U64(v, UINT64_C(1234567890123456789));
 }
 
 static void test_booleans_are_yaml_1_2_core(void)

@@ -1,32 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * web-config.yml and basic auth: the toolkit's keys and defaults, TLS
- * files read relative to the file, refusals with file:line:col, bcrypt
- * checks against an htpasswd hash, and Authorization header parsing.
+ * web-config.yml: the toolkit's keys and defaults, TLS files read relative
+ * to the file, refusals with file:line:col, users' bcrypt hashes checked
+ * for form. Checking passwords against them is tests/unit/test-auth.c's.
  */
 #include <errno.h>
 #include <stdio.h>
 
-#include "config/basicauth.h"
+#include "config/bcrypt.h"
 #include "config/config.h"
+#include "config/tlsnames.h"
 #include "config/webconfig.h"
 #include "test.h"
-
-#define ALICE_PASSWORD "cgacct test password"
-
-static struct web_config *load_fixture(const char *name)
-{
-	char *path = fixture_path(name);
-	struct web_config *wc = NULL;
-	struct config_error e = {0};
-	int r = web_config_load_file(path, &wc, &e);
-
-	if (r < 0)
-		fprintf(stderr, "%s\n", e.message);
-	ASSERT_EQ(r, 0);
-	free(path);
-	return wc;
-}
 
 /* message with @F for the file name and @D for the fixture directory. */
 static char *expand(const char *message, const char *name)
@@ -60,7 +45,7 @@ static void assert_error(const char *yaml, const char *message)
 
 static void test_tls_and_users_with_toolkit_defaults(void)
 {
-	struct web_config *wc = load_fixture("config/web.yml");
+	struct web_config *wc = web_config_fixture("config/web.yml");
 
 	ASSERT_TRUE(web_config_tls(wc));
 	ASSERT_STREQ(wc->cert.path, FIXTURES_DIR "/config/server.pem");
@@ -70,8 +55,8 @@ static void test_tls_and_users_with_toolkit_defaults(void)
 	ASSERT_TRUE(strstr(wc->key.pem, "PRIVATE KEY-----") != NULL);
 	ASSERT_TRUE(wc->client_ca.path == NULL);
 	ASSERT_EQ(wc->client_auth, WEB_CLIENT_AUTH_NONE);
-	ASSERT_EQ(wc->min_version, WEB_TLS_1_2);
-	ASSERT_EQ(wc->max_version, WEB_TLS_1_3);
+	ASSERT_EQ(wc->min_version, TLS_VERSION_1_2);
+	ASSERT_EQ(wc->max_version, TLS_VERSION_1_3);
 	ASSERT_TRUE(wc->prefer_server_cipher_suites && wc->http2);
 	ASSERT_TRUE(wc->cipher_suites == NULL && wc->curve_preferences == NULL);
 	ASSERT_EQ(wc->n_headers, 0);
@@ -83,13 +68,13 @@ static void test_tls_and_users_with_toolkit_defaults(void)
 
 static void test_every_toolkit_key_is_read(void)
 {
-	struct web_config *wc = load_fixture("config/web-full.yml");
+	struct web_config *wc = web_config_fixture("config/web-full.yml");
 
 	ASSERT_EQ(wc->client_auth, WEB_CLIENT_AUTH_REQUIRE_AND_VERIFY);
 	ASSERT_STREQ(wc->client_ca.path, FIXTURES_DIR "/config/ca.pem");
 	ASSERT_TRUE(wc->client_ca.pem != NULL);
-	ASSERT_EQ(wc->min_version, WEB_TLS_1_3);
-	ASSERT_EQ(wc->max_version, WEB_TLS_1_3);
+	ASSERT_EQ(wc->min_version, TLS_VERSION_1_3);
+	ASSERT_EQ(wc->max_version, TLS_VERSION_1_3);
 	ASSERT_STREQ(wc->cipher_suites[0], "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256");
 	ASSERT_STREQ(wc->cipher_suites[1], "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256");
 	ASSERT_TRUE(wc->cipher_suites[2] == NULL);
@@ -107,7 +92,7 @@ static void test_every_toolkit_key_is_read(void)
 
 static void test_gnutls_priorities_mirror_the_config(void)
 {
-	struct web_config *wc = load_fixture("config/web.yml");
+	struct web_config *wc = web_config_fixture("config/web.yml");
 	char *p;
 
 	ASSERT_EQ(web_config_gnutls_priorities(wc, &p), 0);
@@ -115,7 +100,7 @@ static void test_gnutls_priorities_mirror_the_config(void)
 	free(p);
 	web_config_free(wc);
 
-	wc = load_fixture("config/web-full.yml");
+	wc = web_config_fixture("config/web-full.yml");
 	ASSERT_EQ(web_config_gnutls_priorities(wc, &p), 0);
 	ASSERT_STREQ(p, "NORMAL:-VERS-ALL:+VERS-TLS1.3:-KX-ALL:-CIPHER-ALL:-MAC-ALL"
 			":+ECDHE-ECDSA:+AES-128-GCM:+AEAD:+ECDHE-RSA:+CHACHA20-POLY1305"
@@ -245,118 +230,32 @@ static void test_users_need_bcrypt_hashes(void)
 	    "$1$04$V/XGzg9EPlnsZyUbvutQXu/iqvao6V5e26S9JTMxUmS61ujmycNfmm", NULL));
 }
 
-static void test_htpasswd_hash_accepts_the_password_only(void)
+/* A hash for unknown users, of the users' highest cost, is made only when there are users. */
+static void test_dummy_hash_has_the_users_highest_cost(void)
 {
-	struct web_config *wc = load_fixture("config/web-full.yml");
-
-	ASSERT_EQ(web_config_check_password(wc, "alice", ALICE_PASSWORD), 1);
-	ASSERT_EQ(web_config_check_password(wc, "alice", "cgacct test passwore"), 0);
-	ASSERT_EQ(web_config_check_password(wc, "alice", ""), 0);
-	ASSERT_EQ(web_config_check_password(wc, "bob", "hunter2"), 1);
-	ASSERT_EQ(web_config_check_password(wc, "bob", ALICE_PASSWORD), 0);
-	ASSERT_EQ(web_config_check_password(wc, "mallory", ALICE_PASSWORD), 0);
-	ASSERT_EQ(web_config_check_password(wc, "Alice", ALICE_PASSWORD), 0);
-	web_config_free(wc);
-}
-
-/*
- * The test links with --wrap=crypt_ra: every bcrypt the code runs passes
- * through here, so the tests can see which hash each check hashed against
- * without timing anything.
- */
-char *__real_crypt_ra(const char *phrase, const char *setting, void **data, int *size);
-char *__wrap_crypt_ra(const char *phrase, const char *setting, void **data, int *size);
-
-static unsigned crypt_calls;
-static char crypt_setting[64];
-
-char *__wrap_crypt_ra(const char *phrase, const char *setting, void **data, int *size)
-{
-	crypt_calls++;
-	snprintf(crypt_setting, sizeof(crypt_setting), "%s", setting);
-	return __real_crypt_ra(phrase, setting, data, size);
-}
-
-/* The hash that one wrong-password check for user ran bcrypt against. */
-static const char *hashed_against(const struct web_config *wc, const char *user)
-{
-	crypt_calls = 0;
-	ASSERT_EQ(web_config_check_password(wc, user, "wrong"), 0);
-	ASSERT_EQ(crypt_calls, 1);
-	return crypt_setting;
-}
-
-static void test_unknown_user_costs_a_bcrypt_of_the_same_cost(void)
-{
-	struct web_config *wc = load_fixture("config/web-full.yml");
+	static const char bob_only[] =
+	    "basic_auth_users:\n  bob: "
+	    "$2y$04$V/XGzg9EPlnsZyUbvutQXu/iqvao6V5e26S9JTMxUmS61ujmycNfm\n";
+	struct web_config *wc = web_config_fixture("config/web-full.yml");
+	struct config_error e = {0};
 	unsigned cost = 0;
 
-	/* The dummy has the users' highest cost (alice 10, bob 4) and is a hash crypt takes. */
+	/* alice 10, bob 4 */
 	ASSERT_TRUE(bcrypt_hash_valid(wc->dummy_hash, &cost));
 	ASSERT_EQ(cost, 10);
-	ASSERT_EQ(bcrypt_verify(wc->dummy_hash, ALICE_PASSWORD), 0);
-	/* Known or not, a check is one full bcrypt: the unknown one of the highest cost. */
-	ASSERT_STREQ(hashed_against(wc, "alice"),
-		     "$2y$10$HPyoadJkS0ARZ6yDyv9chu3Qiub0A0yaNuZuIl40aUZM5gRCqRIQm");
-	ASSERT_STREQ(hashed_against(wc, "mallory"), wc->dummy_hash);
-	ASSERT_STREQ(hashed_against(wc, ""), wc->dummy_hash);
+	ASSERT_TRUE(strcmp(wc->dummy_hash, wc->users[0].value) != 0);
 	web_config_free(wc);
-}
 
-static void test_bcrypt_verify_refuses_broken_hashes(void)
-{
-	ASSERT_TRUE(bcrypt_verify("$2y$10$short", "x") < 0);
-	ASSERT_TRUE(bcrypt_verify("plain", "x") < 0);
-}
+	ASSERT_EQ(web_config_load_buffer("web.yml", LIT(bob_only), &wc, &e), 0);
+	ASSERT_TRUE(bcrypt_hash_valid(wc->dummy_hash, &cost));
+	ASSERT_EQ(cost, 4);
+	web_config_free(wc);
 
-static void assert_credentials(const char *header, const char *user, const char *password)
-{
-	char *u = NULL, *p = NULL;
-
-	ASSERT_EQ(basic_auth_parse(header, strlen(header), &u, &p), 0);
-	ASSERT_STREQ(u, user);
-	ASSERT_STREQ(p, password);
-	free(u);
-	basic_auth_erase(p);
-}
-
-static void test_authorization_header_is_decoded(void)
-{
-	assert_credentials("Basic YWxpY2U6Y2dhY2N0IHRlc3QgcGFzc3dvcmQ=", "alice", ALICE_PASSWORD);
-	assert_credentials("basic  YTpiOmM=", "a", "b:c");
-	assert_credentials(" BASIC\tYWxpY2U6 \t", "alice", "");
-	assert_credentials("Basic Og==", "", "");
-	assert_credentials("Basic YWI6Yw==", "ab", "c");
-}
-
-static void test_malformed_authorization_is_refused(void)
-{
-	static const char *const bad[] = {
-	    "",
-	    "Basic",
-	    "Basic ",
-	    "BasicYWI6Yw==",
-	    "Bearer YWI6Yw==",
-	    "Basic YWI6Yw",    /* padding missing */
-	    "Basic YWI6Yw=",   /* padding short */
-	    "Basic YW=6Yw==",  /* padding inside */
-	    "Basic YWI6Yw==x", /* junk after the token */
-	    "Basic YWI6 Yw==",
-	    "Basic bm9jb2xvbg==", /* no ':' */
-	    "Basic YQBiOmM=",	  /* NUL in the user name */
-	    "Basic ====",
-	    "Basic YWI6Yw-_",
-	};
-	char *u = NULL, *p = NULL;
-
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		if (basic_auth_parse(bad[i], strlen(bad[i]), &u, &p) != -EINVAL)
-			fprintf(stderr, "accepted \"%s\"\n", bad[i]);
-		ASSERT_EQ(basic_auth_parse(bad[i], strlen(bad[i]), &u, &p), -EINVAL);
-	}
-	/* Exactly len bytes are read: the NUL here lies outside the value. */
-	ASSERT_EQ(basic_auth_parse("Basic YWI6Yw==", 13, &u, &p), -EINVAL);
-	ASSERT_TRUE(u == NULL && p == NULL);
+	ASSERT_EQ(
+	    web_config_load_buffer("web.yml", LIT("http_server_config: {http2: true}\n"), &wc, &e),
+	    0);
+	ASSERT_STREQ(wc->dummy_hash, "");
+	web_config_free(wc);
 }
 
 int main(void)
@@ -370,10 +269,6 @@ int main(void)
 	RUN(test_tls_names_are_checked);
 	RUN(test_headers_are_the_toolkits_few);
 	RUN(test_users_need_bcrypt_hashes);
-	RUN(test_htpasswd_hash_accepts_the_password_only);
-	RUN(test_unknown_user_costs_a_bcrypt_of_the_same_cost);
-	RUN(test_bcrypt_verify_refuses_broken_hashes);
-	RUN(test_authorization_header_is_decoded);
-	RUN(test_malformed_authorization_is_refused);
+	RUN(test_dummy_hash_has_the_users_highest_cost);
 	return 0;
 }

@@ -156,16 +156,16 @@ static void test_failed_collection_is_shared_but_not_cached(void)
 /* A whole body, read through a buffer far smaller than it, as MHD reads it. */
 static char *read_body(struct exposition *e, enum render_format f, bool gzip, size_t *ret_len)
 {
-	struct body_stream *b;
+	struct exposition_body *b;
 	struct strbuf out = {0};
 	char buf[7];
 	ssize_t n;
 
-	ASSERT_EQ(exposition_stream(e, f, gzip, &b), 0);
-	while ((n = body_stream_read(b, buf, sizeof(buf))) > 0)
+	ASSERT_EQ(exposition_body_new(e, f, gzip, &b), 0);
+	while ((n = exposition_body_read(b, buf, sizeof(buf))) > 0)
 		strbuf_append(&out, buf, (size_t)n);
 	ASSERT_EQ(n, 0);
-	body_stream_free(b);
+	exposition_body_free(b);
 	*ret_len = out.len;
 	return out.buf;
 }

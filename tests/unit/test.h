@@ -64,6 +64,9 @@
 
 char *fixture_read(const char *name, size_t *ret_len);
 char *fixture_path(const char *name);
+struct web_config;
+/* A web-config fixture, loaded or the test fails. */
+struct web_config *web_config_fixture(const char *name);
 char *tmpdir_make(void);
 void tmpdir_remove(const char *dir);
 void file_write(const char *dir, const char *name, const char *content);

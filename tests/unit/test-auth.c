@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Basic auth as requests meet it: Authorization header parsing, bcrypt
+ * checks against htpasswd hashes, and unknown users costing one bcrypt of
+ * the same cost as known ones.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "base/util.h"
+#include "config/bcrypt.h"
+#include "config/error.h"
+#include "config/webconfig.h"
+#include "exporter/auth.h"
+#include "test.h"
+
+#define ALICE_PASSWORD "cgacct test password"
+
+static void test_htpasswd_hash_accepts_the_password_only(void)
+{
+	struct web_config *wc = web_config_fixture("config/web-full.yml");
+
+	ASSERT_TRUE(auth_required(wc));
+	ASSERT_EQ(auth_check_password(wc, "alice", ALICE_PASSWORD), 1);
+	ASSERT_EQ(auth_check_password(wc, "alice", "cgacct test passwore"), 0);
+	ASSERT_EQ(auth_check_password(wc, "alice", ""), 0);
+	ASSERT_EQ(auth_check_password(wc, "bob", "hunter2"), 1);
+	ASSERT_EQ(auth_check_password(wc, "bob", ALICE_PASSWORD), 0);
+	ASSERT_EQ(auth_check_password(wc, "mallory", ALICE_PASSWORD), 0);
+	ASSERT_EQ(auth_check_password(wc, "Alice", ALICE_PASSWORD), 0);
+	web_config_free(wc);
+}
+
+static void test_without_users_nothing_is_required_or_accepted(void)
+{
+	struct web_config *wc = NULL;
+	struct config_error e = {0};
+
+	ASSERT_TRUE(!auth_required(NULL));
+	ASSERT_EQ(
+	    web_config_load_buffer("web.yml", LIT("http_server_config: {http2: true}\n"), &wc, &e),
+	    0);
+	ASSERT_TRUE(!auth_required(wc));
+	ASSERT_EQ(auth_check_password(wc, "", ""), 0);
+	web_config_free(wc);
+}
+
+/*
+ * The test links with --wrap=crypt_ra: every bcrypt the code runs passes
+ * through here, so the tests can see which hash each check hashed against
+ * without timing anything.
+ */
+char *__real_crypt_ra(const char *phrase, const char *setting, void **data, int *size);
+char *__wrap_crypt_ra(const char *phrase, const char *setting, void **data, int *size);
+
+static unsigned crypt_calls;
+static char crypt_setting[64];
+static bool crypt_matches_all; /* as if every password hashed to the hash it is checked against */
+
+char *__wrap_crypt_ra(const char *phrase, const char *setting, void **data, int *size)
+{
+	char *out;
+
+	crypt_calls++;
+	snprintf(crypt_setting, sizeof(crypt_setting), "%s", setting);
+	out = __real_crypt_ra(phrase, setting, data, size);
+	if (out && crypt_matches_all && strlen(out) == strlen(setting))
+		memcpy(out, setting, strlen(setting));
+	return out;
+}
+
+/* The hash that one wrong-password check for user ran bcrypt against. */
+static const char *hashed_against(const struct web_config *wc, const char *user)
+{
+	crypt_calls = 0;
+	ASSERT_EQ(auth_check_password(wc, user, "wrong"), 0);
+	ASSERT_EQ(crypt_calls, 1);
+	return crypt_setting;
+}
+
+static void test_unknown_user_costs_a_bcrypt_of_the_same_cost(void)
+{
+	struct web_config *wc = web_config_fixture("config/web-full.yml");
+	unsigned cost = 0;
+
+	/* The dummy has the users' highest cost (alice 10, bob 4) and is a hash crypt takes. */
+	ASSERT_TRUE(bcrypt_hash_valid(wc->dummy_hash, &cost));
+	ASSERT_EQ(cost, 10);
+	ASSERT_EQ(auth_verify_bcrypt(wc->dummy_hash, ALICE_PASSWORD), 0);
+	ASSERT_EQ(auth_verify_bcrypt(wc->dummy_hash, ""), 0);
+	/* Known or not, a check is one full bcrypt: the unknown one of the highest cost. */
+	ASSERT_STREQ(hashed_against(wc, "alice"),
+		     "$2y$10$HPyoadJkS0ARZ6yDyv9chu3Qiub0A0yaNuZuIl40aUZM5gRCqRIQm");
+	ASSERT_STREQ(hashed_against(wc, "mallory"), wc->dummy_hash);
+	ASSERT_STREQ(hashed_against(wc, ""), wc->dummy_hash);
+	web_config_free(wc);
+}
+
+/* Should a password ever match the dummy hash, the user it stood in for is still unknown. */
+static void test_unknown_user_is_refused_even_if_the_dummy_matched(void)
+{
+	struct web_config *wc = web_config_fixture("config/web-full.yml");
+
+	crypt_matches_all = true;
+	ASSERT_EQ(auth_check_password(wc, "bob", "wrong"), 1);
+	ASSERT_EQ(auth_check_password(wc, "mallory", "wrong"), 0);
+	crypt_matches_all = false;
+	web_config_free(wc);
+}
+
+static void test_malformed_hashes_never_reach_crypt(void)
+{
+	crypt_calls = 0;
+	ASSERT_EQ(auth_verify_bcrypt("$2y$10$short", "x"), -EINVAL);
+	/* crypt() would take this for a DES salt: it must never get there. */
+	ASSERT_EQ(auth_verify_bcrypt("plain", "x"), -EINVAL);
+	ASSERT_EQ(crypt_calls, 0);
+}
+
+static void assert_credentials(const char *header, const char *user, const char *password)
+{
+	char *u = NULL, *p = NULL;
+
+	ASSERT_EQ(auth_parse_basic(header, strlen(header), &u, &p), 0);
+	ASSERT_STREQ(u, user);
+	ASSERT_STREQ(p, password);
+	free(u);
+	auth_erase_password(p);
+}
+
+static void test_authorization_header_is_decoded(void)
+{
+	assert_credentials("Basic YWxpY2U6Y2dhY2N0IHRlc3QgcGFzc3dvcmQ=", "alice", ALICE_PASSWORD);
+	assert_credentials("basic  YTpiOmM=", "a", "b:c");
+	assert_credentials(" BASIC\tYWxpY2U6 \t", "alice", "");
+	assert_credentials("Basic Og==", "", "");
+	assert_credentials("Basic YWI6Yw==", "ab", "c");
+}
+
+static void test_malformed_authorization_is_refused(void)
+{
+	static const char *const bad[] = {
+	    "",
+	    "Basic",
+	    "Basic ",
+	    "BasicYWI6Yw==",
+	    "Bearer YWI6Yw==",
+	    "Basic YWI6Yw",    /* padding missing */
+	    "Basic YWI6Yw=",   /* padding short */
+	    "Basic YW=6Yw==",  /* padding inside */
+	    "Basic YWI6Yw==x", /* junk after the token */
+	    "Basic YWI6 Yw==",
+	    "Basic bm9jb2xvbg==", /* no ':' */
+	    "Basic YQBiOmM=",	  /* NUL in the user name */
+	    "Basic ====",
+	    "Basic YWI6Yw-_",
+	};
+	char *u = NULL, *p = NULL;
+
+	for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+		if (auth_parse_basic(bad[i], strlen(bad[i]), &u, &p) != -EINVAL)
+			fprintf(stderr, "accepted \"%s\"\n", bad[i]);
+		ASSERT_EQ(auth_parse_basic(bad[i], strlen(bad[i]), &u, &p), -EINVAL);
+	}
+	/* Exactly len bytes are read: the NUL here lies outside the value. */
+	ASSERT_EQ(auth_parse_basic("Basic YWI6Yw==", 13, &u, &p), -EINVAL);
+	ASSERT_TRUE(u == NULL && p == NULL);
+}
+
+int main(void)
+{
+	RUN(test_htpasswd_hash_accepts_the_password_only);
+	RUN(test_without_users_nothing_is_required_or_accepted);
+	RUN(test_unknown_user_costs_a_bcrypt_of_the_same_cost);
+	RUN(test_unknown_user_is_refused_even_if_the_dummy_matched);
+	RUN(test_malformed_hashes_never_reach_crypt);
+	RUN(test_authorization_header_is_decoded);
+	RUN(test_malformed_authorization_is_refused);
+	return 0;
+}
