@@ -1,9 +1,10 @@
 # Result bookkeeping shared by the suites (sourced).  Every check records one
 # line "pass|fail|skip NAME" in $CGACCT_RESULTS, which tests/run totals, and
-# prints it for the reader.
+# prints it for the reader.  CGACCT_RESULT_PREFIX goes before every name, for
+# a suite run again in another build (tests/quick/run).
 
 result() {
-	local status=$1 name=$2
+	local status=$1 name=${CGACCT_RESULT_PREFIX:-}$2
 	shift 2
 	printf '%s %s\n' "$status" "$name" >>"${CGACCT_RESULTS:-/dev/null}"
 	printf '%s: %s%s\n' "${status^^}" "$name" "${*:+ ($*)}"
