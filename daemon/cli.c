@@ -130,34 +130,6 @@ void cli_done(struct cli *c)
 	*c = (struct cli){0};
 }
 
-static int override_listen(const struct cli *cli, struct config *c, struct config_error *reterr)
-{
-	struct listen_address *v = calloc(cli->n_listen, sizeof(*v));
-	const char *why;
-	int r;
-
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < cli->n_listen; i++) {
-		r = listen_address_parse(cli->listen[i], &v[i], &why);
-		if (r < 0) {
-			snprintf(reterr->message, sizeof(reterr->message),
-				 "--listen: invalid address \"%s\": %s", cli->listen[i],
-				 r == -EINVAL ? why : strerror(-r));
-			for (size_t k = 0; k < i; k++)
-				listen_address_done(&v[k]);
-			free(v);
-			return r;
-		}
-	}
-	for (size_t i = 0; i < c->n_listen; i++)
-		listen_address_done(&c->listen[i]);
-	free(c->listen);
-	c->listen = v;
-	c->n_listen = cli->n_listen;
-	return 0;
-}
-
 int cli_load_config(const struct cli *cli, struct config **ret, struct config_error *reterr)
 {
 	_cleanup_(config_freep) struct config *c = NULL;
@@ -173,11 +145,9 @@ int cli_load_config(const struct cli *cli, struct config **ret, struct config_er
 		if (!c)
 			return -ENOMEM;
 	}
-	if (cli->n_listen > 0) {
-		r = override_listen(cli, c, reterr);
-		if (r < 0)
-			return r;
-	}
+	r = config_override_listen(c, cli->listen, reterr);
+	if (r < 0)
+		return r;
 	if (cli->per_cpu)
 		c->per_cpu = true;
 	*ret = TAKE_PTR(c);
