@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/util.h"
 #include "exporter/auth.h"
@@ -169,11 +170,36 @@ static enum MHD_Result serve_landing(struct http_server *h, struct MHD_Connectio
 	return respond(h, c, MHD_HTTP_OK, resp);
 }
 
+static enum MHD_Result count_host(void *cls, enum MHD_ValueKind kind, const char *key,
+				  const char *value)
+{
+	unsigned *n = cls;
+
+	*n += strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0;
+	return MHD_YES;
+}
+
+/*
+ * RFC 9112 section 3.2: a server must answer 400 to an HTTP/1.1 request
+ * without a Host header, and to any request with more than one. MHD
+ * 0.9.75 checks neither.
+ */
+static bool host_valid(struct MHD_Connection *c, const char *version)
+{
+	unsigned n = 0;
+
+	MHD_get_connection_values(c, MHD_HEADER_KIND, count_host, &n);
+	return n == 1 || (n == 0 && strcmp(version, MHD_HTTP_VERSION_1_0) == 0);
+}
+
 static enum MHD_Result route(struct http_server *h, struct MHD_Connection *c, const char *url,
-			     const char *method)
+			     const char *method, const char *version)
 {
 	const struct web_config *wc = h->options.web;
 
+	if (!host_valid(c, version))
+		return respond_text(h, c, MHD_HTTP_BAD_REQUEST,
+				    "a request needs one Host header (RFC 9112 section 3.2)\n");
 	if (!tls_client_allowed(c, wc))
 		return respond_text(h, c, MHD_HTTP_FORBIDDEN, "client certificate required\n");
 	if (!auth_request_allowed(c, wc))
@@ -213,7 +239,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return MHD_YES;
 	}
 	pthread_rwlock_rdlock(&h->lock);
-	ret = route(h, c, url, method);
+	ret = route(h, c, url, method, version);
 	pthread_rwlock_unlock(&h->lock);
 	return ret;
 }

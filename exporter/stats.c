@@ -10,7 +10,7 @@
 #include "exporter/stats.h"
 #include "exporter/textformat.h"
 
-static const unsigned codes[SCRAPE_STATS_CODES] = {200, 401, 403, 404, 405, 500};
+static const unsigned codes[SCRAPE_STATS_CODES] = {200, 400, 401, 403, 404, 405, 500};
 
 void scrape_stats_count_response(struct scrape_stats *s, unsigned code)
 {

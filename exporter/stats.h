@@ -12,7 +12,7 @@
 #include "exporter/render.h"
 
 /* The status codes cgacctd answers with; MHD's own protocol errors are not seen. */
-#define SCRAPE_STATS_CODES 6
+#define SCRAPE_STATS_CODES 7
 
 struct scrape_stats {
 	atomic_uint_fast64_t collections;

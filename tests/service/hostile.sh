@@ -1,4 +1,5 @@
 # Hostile HTTP: path tricks, methods we do not serve, HTTP/1.0, pipelining,
+# a missing or doubled Host header,
 # bad versions and garbage, oversized request lines and headers; and basic
 # auth that takes as long to refuse an unknown user as a wrong password.
 
@@ -52,6 +53,14 @@ test_hostile() {
 	detail="statuses $(cat "$out/pipelined.status"), client exit $raw_status"
 	check hostile/pipelined-answers-in-order test "$(cat "$out/pipelined.status")" = "200 404 200 "
 	check hostile/pipelined-last-is-exposition grep -q '^cgacct_build_info' "$out/pipelined"
+
+	# RFC 9112 section 3.2: HTTP/1.1 needs one Host header, no request may have two.
+	raw no-host 'GET /metrics HTTP/1.1\r\nConnection: close\r\n\r\n'
+	detail="statuses $(cat "$out/no-host.status")"
+	check hostile/http11-without-host-400 test "$(cat "$out/no-host.status")" = "400 "
+	raw two-hosts 'GET /metrics HTTP/1.1\r\nHost: x\r\nHost: y\r\nConnection: close\r\n\r\n'
+	detail="statuses $(cat "$out/two-hosts.status")"
+	check hostile/two-host-headers-400 test "$(cat "$out/two-hosts.status")" = "400 "
 
 	raw bad-version 'GET /metrics HTTP/9.9\r\nHost: x\r\n\r\n'
 	detail="statuses $(cat "$out/bad-version.status")"

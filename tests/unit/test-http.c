@@ -169,23 +169,58 @@ static void assert_no_header(const struct response *resp, const char *name)
 	ASSERT_TRUE(v == NULL);
 }
 
-/*
- * Sends one request (the request line, then header lines each ending in
- * "\r\n"; Host and Connection: close are added) and reads the response to
- * the server's close.
- */
-static struct response request(const struct server *srv, const char *line, const char *headers,
-			       const char *body)
+/* Sends raw request bytes and reads the response to the server's close. */
+static struct response exchange(const struct server *srv, const char *raw)
 {
 	struct sockaddr_in sa = {.sin_family = AF_INET,
 				 .sin_port = htons((uint16_t)srv->port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	const struct timeval timeout = {.tv_sec = 20};
-	struct strbuf out = {0}, in = {0};
+	struct strbuf in = {0};
 	struct response resp = {0};
 	char buf[4096], *sep, *te;
 	ssize_t n;
 	int fd;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ASSERT_TRUE(fd >= 0);
+	ASSERT_EQ(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout)), 0);
+	ASSERT_EQ(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ASSERT_EQ(send(fd, raw, strlen(raw), MSG_NOSIGNAL), (ssize_t)strlen(raw));
+	while ((n = recv(fd, buf, sizeof(buf), 0)) > 0)
+		strbuf_append(&in, buf, (size_t)n);
+	ASSERT_EQ(n, 0);
+	close(fd);
+	ASSERT_EQ(strbuf_status(&in), 0);
+
+	sep = strstr(in.buf, "\r\n\r\n");
+	ASSERT_TRUE(sep != NULL);
+	resp.head = strndup(in.buf, (size_t)(sep + 2 - in.buf));
+	ASSERT_TRUE(sscanf(resp.head, "HTTP/1.%*[01] %u ", &resp.status) == 1);
+	resp.body_len = in.len - (size_t)(sep + 4 - in.buf);
+	resp.body = malloc(resp.body_len + 1);
+	ASSERT_TRUE(resp.head && resp.body);
+	memcpy(resp.body, sep + 4, resp.body_len);
+	resp.body[resp.body_len] = '\0';
+	strbuf_done(&in);
+	te = header(&resp, "Transfer-Encoding");
+	if (te && strncmp(raw, "HEAD ", 5) != 0) {
+		ASSERT_STREQ(te, "chunked");
+		resp.body_len = dechunk(resp.body, resp.body_len);
+	}
+	free(te);
+	return resp;
+}
+
+/*
+ * Sends one request (the request line, then header lines each ending in
+ * "\r\n"; Host and Connection: close are added) and reads the response.
+ */
+static struct response request(const struct server *srv, const char *line, const char *headers,
+			       const char *body)
+{
+	struct strbuf out = {0};
+	struct response resp;
 
 	strbuf_printf(&out, "%s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n%s", line,
 		      headers);
@@ -194,34 +229,8 @@ static struct response request(const struct server *srv, const char *line, const
 	else
 		strbuf_puts(&out, "\r\n");
 	ASSERT_EQ(strbuf_status(&out), 0);
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	ASSERT_TRUE(fd >= 0);
-	ASSERT_EQ(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout)), 0);
-	ASSERT_EQ(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	ASSERT_EQ(send(fd, out.buf, out.len, MSG_NOSIGNAL), (ssize_t)out.len);
-	while ((n = recv(fd, buf, sizeof(buf), 0)) > 0)
-		strbuf_append(&in, buf, (size_t)n);
-	ASSERT_EQ(n, 0);
-	close(fd);
+	resp = exchange(srv, out.buf);
 	strbuf_done(&out);
-	ASSERT_EQ(strbuf_status(&in), 0);
-
-	sep = strstr(in.buf, "\r\n\r\n");
-	ASSERT_TRUE(sep != NULL);
-	resp.head = strndup(in.buf, (size_t)(sep + 2 - in.buf));
-	ASSERT_TRUE(sscanf(resp.head, "HTTP/1.1 %u ", &resp.status) == 1);
-	resp.body_len = in.len - (size_t)(sep + 4 - in.buf);
-	resp.body = malloc(resp.body_len + 1);
-	ASSERT_TRUE(resp.head && resp.body);
-	memcpy(resp.body, sep + 4, resp.body_len);
-	resp.body[resp.body_len] = '\0';
-	strbuf_done(&in);
-	te = header(&resp, "Transfer-Encoding");
-	if (te && strncmp(line, "HEAD ", 5) != 0) {
-		ASSERT_STREQ(te, "chunked");
-		resp.body_len = dechunk(resp.body, resp.body_len);
-	}
-	free(te);
 	return resp;
 }
 
@@ -454,6 +463,38 @@ static void test_basic_auth_guards_every_path(void)
 	server_stop(&srv);
 }
 
+static void test_host_header_is_required_once(void)
+{
+	struct server srv;
+	struct response resp;
+
+	server_start(&srv, 0);
+	resp = exchange(&srv, "GET /metrics HTTP/1.1\r\nConnection: close\r\n\r\n");
+	ASSERT_EQ(resp.status, 400);
+	ASSERT_TRUE(strstr(resp.body, "Host") != NULL);
+	response_done(&resp);
+	resp = exchange(&srv, "GET /metrics HTTP/1.1\r\nHost: a\r\nHost: b\r\n"
+			      "Connection: close\r\n\r\n");
+	ASSERT_EQ(resp.status, 400);
+	response_done(&resp);
+	/* The name is case-insensitive: a second "host" is a second Host. */
+	resp = exchange(&srv, "GET / HTTP/1.1\r\nHost: a\r\nhost: a\r\n"
+			      "Connection: close\r\n\r\n");
+	ASSERT_EQ(resp.status, 400);
+	response_done(&resp);
+	/* HTTP/1.0 has no Host requirement; two are still one too many. */
+	resp = exchange(&srv, "GET /metrics HTTP/1.0\r\n\r\n");
+	ASSERT_EQ(resp.status, 200);
+	response_done(&resp);
+	resp = exchange(&srv, "GET /metrics HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n");
+	ASSERT_EQ(resp.status, 400);
+	response_done(&resp);
+	resp = exchange(&srv, "GET /metrics HTTP/1.1\r\nhOST: a\r\nConnection: close\r\n\r\n");
+	ASSERT_EQ(resp.status, 200);
+	response_done(&resp);
+	server_stop(&srv);
+}
+
 static void test_every_response_is_counted_by_status(void)
 {
 	struct server srv;
@@ -471,8 +512,11 @@ static void test_every_response_is_counted_by_status(void)
 	response_done(&resp);
 	resp = request(&srv, "POST /metrics", "", "");
 	response_done(&resp);
+	resp = exchange(&srv, "GET / HTTP/1.1\r\nConnection: close\r\n\r\n");
+	response_done(&resp);
 	scrape_stats_render(&stats, RENDER_TEXT, scrape_stats(srv.scrape));
 	ASSERT_TRUE(strstr(stats.buf, "cgacct_http_requests_total{code=\"200\"} 3\n"
+				      "cgacct_http_requests_total{code=\"400\"} 1\n"
 				      "cgacct_http_requests_total{code=\"401\"} 0\n"
 				      "cgacct_http_requests_total{code=\"403\"} 0\n"
 				      "cgacct_http_requests_total{code=\"404\"} 1\n"
@@ -495,6 +539,7 @@ int main(void)
 	RUN(test_landing_page_is_html_of_the_same_collection);
 	RUN(test_failed_collection_is_500_with_the_reason);
 	RUN(test_basic_auth_guards_every_path);
+	RUN(test_host_header_is_required_once);
 	RUN(test_every_response_is_counted_by_status);
 	return 0;
 }
