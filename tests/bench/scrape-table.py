@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Turns the scrape benchmark's figures into tables: one per layout from the
 guests' "R ..." lines (scrape-guest.sh), the callgrind lines, a verdict per
-acceptance point (figures only: nothing here fails a run), and last the warm
-cgacctd/floor ratio at the largest tree.
+acceptance point (figures only: nothing here fails a run), then the warm
+cgacctd/floor ratio at the largest tree, and last the same for the scrape as
+Prometheus asks for it (OpenMetrics, gzip).
 
     scrape-table.py LAYOUT=GUEST_LOG... [callgrind=FILE]
 
@@ -40,6 +41,35 @@ def field(rows, key):
     return out
 
 
+def strings(rows, key):
+    """String values of "key VALUE" pairs across rows."""
+    return [dict(zip(row[::2], row[1::2])).get(key) for row in rows]
+
+
+PROM_TYPE = 'application/openmetrics-text'
+
+
+def prom_check(rows, body):
+    """What is wrong with the Prometheus-style scrapes and their kept body; [] if nothing."""
+    wrong = []
+    types = {t for t in strings(rows, 'type') if t is not None}
+    encs = {e for e in strings(rows, 'enc') if e is not None}
+    statuses = {s for s in strings(rows, 'status') if s is not None}
+    if statuses - {'200'}:
+        wrong.append(f'status {",".join(sorted(statuses))}')
+    if types and not all(t.startswith(PROM_TYPE + ';') or t == PROM_TYPE for t in types):
+        wrong.append(f'Content-Type {",".join(sorted(types))}')
+    if encs and encs != {'gzip'}:
+        wrong.append(f'Content-Encoding {",".join(sorted(encs))}')
+    if not body:
+        wrong.append('no kept body')
+    elif not field(body, 'bytes')[0]:
+        wrong.append('the kept body does not gunzip')
+    elif not field(body, 'eof')[0]:
+        wrong.append('the kept body does not end with "# EOF"')
+    return wrong
+
+
 def median_ms(rows, key='ns'):
     values = field(rows, key)
     return statistics.median(values) / 1e6 if values else None
@@ -68,10 +98,12 @@ def layout_table(layout, f):
         floor = statistics.median(float(r[0]) for r in f['floor'][n]) / 1e6
         cold = median_ms(f['cold'][n])
         warm = median_ms(f['warm'][n])
+        prom = median_ms(f['prom'][n]) if n in f['prom'] else None
         collect = float(f['collect'][n][0][0]) * 1e3 if f['collect'].get(n) else None
         peer = median_ms(f['peer'][n]) if n in f['peer'] else None
         body = field(f['warm'][n], 'body')
-        gz = field(f['gzip'][n], 'body')
+        # The compressed size is that of the Prometheus-style scrape's body.
+        gz = field(f['prom'][n], 'body') if n in f['prom'] else []
         rss = float(f['rss'][n][0][0]) / 1024 if n in f['rss'] else None
         kmem = f['kernel_mem'][n][0] if n in f['kernel_mem'] else ['-', '-']
         dying = f['dying'][n][0] if n in f['dying'] else ['-', '-', '-']
@@ -84,6 +116,7 @@ def layout_table(layout, f):
         warm_floor = paired(field(f['warm'][n], 'ns'), floors)
         warm_floor1 = paired(field(f['warm'][n], 'ns'), floors1)
         warm_floorw = paired(field(f['warm'][n], 'ns'), floorsw)
+        prom_floor = paired(field(f['prom'][n], 'ns'), floors) if n in f['prom'] else None
         held = '+'.join(f['held'][n][0][:2]) if f['held'].get(n) else '-'
         warm_peer = paired(field(f['warm'][n], 'ns'), field(f['peer'][n], 'ns'))
         per_cg[n] = warm * 1e3 / cgroups if warm else None
@@ -94,8 +127,9 @@ def layout_table(layout, f):
             growth = per_cg[n] / per_cg[smaller[-1]]
             floor_growth = floor_per_cg[n] / floor_per_cg[smaller[-1]]
         rows.append([
-            str(n), fmt(floor), fmt(floor1), fmt(cold), fmt(warm), fmt(collect), fmt(peer),
-            fmt(ratio(cold, floor), '.2f'), fmt(warm_floor, '.2f'), fmt(warm_floor1, '.2f'),
+            str(n), fmt(floor), fmt(floor1), fmt(cold), fmt(warm), fmt(prom), fmt(collect),
+            fmt(peer), fmt(ratio(cold, floor), '.2f'), fmt(warm_floor, '.2f'),
+            fmt(prom_floor, '.2f'), fmt(warm_floor1, '.2f'),
             fmt(warm_floorw, '.2f'),
             fmt(warm_peer, '.2f'), fmt(per_cg[n]), fmt(growth, '.2f'),
             fmt(rss), fmt(body[0] / MIB if body else None, '.2f'),
@@ -106,15 +140,21 @@ def layout_table(layout, f):
         fastest = lambda rows: min(field(rows, 'ns')) / 1e6 if field(rows, 'ns') else None
         summary[n] = dict(floor=floor, cold=cold, warm=warm, peer=peer, rss=rss,
                           warm_floor=warm_floor, warm_floor1=warm_floor1,
-                          warm_floorw=warm_floorw, held=held,
+                          warm_floorw=warm_floorw, held=held, prom_floor=prom_floor,
+                          prom_body=f['prom_body'][n][0] if n in f['prom_body'] else None,
+                          prom_type=(strings(f['prom'][n], 'type') or [None])[0],
+                          prom_wrong=prom_check(f['prom'][n], f['prom_body'].get(n))
+                          if n in f['prom'] else None,
                           floor_min=min(float(r[0]) for r in f['floor'][n]) / 1e6,
                           warm_min=fastest(f['warm'][n]),
+                          prom_min=fastest(f['prom'][n]) if n in f['prom'] else None,
                           peer_min=fastest(f['peer'][n]) if n in f['peer'] else None,
                           growth=growth, floor_growth=floor_growth, per_cg=per_cg[n], kmem=kmem, dying=dying,
                           ours=ours, theirs=theirs,
                           peer_per_cg=peer * 1e3 / cgroups if peer else None)
-    head = ['cgroups', 'floor ms', 'floor1 ms', 'cold ms', 'warm ms', 'collect ms', 'peer ms',
-            'cold/floor', 'warm/floor', 'warm/floor1', 'warm/floorw', 'warm/peer', 'us/cgroup', 'growth',
+    head = ['cgroups', 'floor ms', 'floor1 ms', 'cold ms', 'warm ms', 'prom ms', 'collect ms',
+            'peer ms', 'cold/floor', 'warm/floor', 'prom/floor', 'warm/floor1', 'warm/floorw',
+            'warm/peer', 'us/cgroup', 'growth',
             'RSS MiB', 'body MiB', 'gzip MiB', 'files/cg', 'peer f/cg', 'held', 'slab KiB',
             'dying w/o/with']
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
@@ -125,6 +165,11 @@ def layout_table(layout, f):
     for n in sizes:
         if n in f['peer_error']:
             print(f'peer at {n}: systemd-cgtop failed: {" ".join(f["peer_error"][n][0])}')
+        if summary[n]['prom_wrong']:
+            print(f'prom at {n}: not what Prometheus asked for: '
+                  f'{"; ".join(summary[n]["prom_wrong"])}')
+        elif n not in f['prom']:
+            print(f'prom at {n}: no Prometheus-style scrapes in the log')
     return summary
 
 
@@ -138,6 +183,19 @@ def verdicts(layout, s):
         best = big['warm_min'] / big['floor_min']
         out.append(f'warm cgacctd/floor at {n}: {r:.2f} (<= 1.1: {mark(r <= 1.1)}); '
                    f'fastest round over fastest round: {best:.2f}')
+    if big['prom_floor']:
+        r = big['prom_floor']
+        best = big['prom_min'] / big['floor_min']
+        out.append(f'gzip warm cgacctd/floor at {n}: {r:.2f} (as Prometheus 2.42 asks: '
+                   f'OpenMetrics, gzip); fastest round over fastest round: {best:.2f}')
+    if big['prom_body']:
+        body = big['prom_body']
+        gz_mib, om_mib = field([body], 'gz')[0] / MIB, field([body], 'bytes')[0] / MIB
+        eof = field([body], 'eof')[0]
+        out.append(f'Prometheus-style body at {n}: {big["prom_type"]}, gzip, {gz_mib:.2f} MiB '
+                   f'for {om_mib:.2f} MiB, {"ends" if eof else "does NOT end"} with "# EOF" '
+                   f'(OpenMetrics as Prometheus asked at every size: '
+                   f'{mark(all(each["prom_wrong"] == [] for each in s.values()))})')
     if big['warm_floor1']:
         out.append(f'warm cgacctd/one-piece floor at {n}: {big["warm_floor1"]:.2f} (the floor '
                    f'reading each file as cgacctd does, without the read() that returns 0)')
@@ -202,6 +260,16 @@ def main():
         worst = max(last)
         each = ', '.join(f'{l} {r:.2f}' for r, l, _ in last)
         print(f'warm cgacctd/floor at {worst[2]} cgroups: {worst[0]:.2f} ({each})')
+    # Last, what Prometheus pays: the same ratio for its own request.
+    last = []
+    for layout, s in summaries.items():
+        n = max(s) if s else None
+        if n and s[n]['prom_floor']:
+            last.append((s[n]['prom_floor'], layout, n))
+    if last:
+        worst = max(last)
+        each = ', '.join(f'{l} {r:.2f}' for r, l, _ in last)
+        print(f'gzip warm cgacctd/floor at {worst[2]} cgroups: {worst[0]:.2f} ({each})')
 
 
 main()
