@@ -233,6 +233,19 @@ def verdicts(layout, s):
         print(f'{layout}: {line}')
 
 
+def worst_ratio(summaries, key, label):
+    """One line: the worst layout's ratio at the largest size, each layout's after it."""
+    last = []
+    for layout, s in summaries.items():
+        n = max(s) if s else None
+        if n and s[n][key]:
+            last.append((s[n][key], layout, n))
+    if last:
+        worst = max(last)
+        each = ', '.join(f'{l} {r:.2f}' for r, l, _ in last)
+        print(f'{label} cgacctd/floor at {worst[2]} cgroups: {worst[0]:.2f} ({each})')
+
+
 def main():
     summaries = {}
     callgrind = None
@@ -251,25 +264,8 @@ def main():
         print(f'callgrind, synthetic {n}-cgroup {layout} tree: collect {collect:,} + render '
               f'{render:,} = {collect + render:,} instructions '
               f'({(collect + render) / (n + 1):,.0f} per cgroup)')
-    last = []
-    for layout, s in summaries.items():
-        n = max(s) if s else None
-        if n and s[n]['warm_floor']:
-            last.append((s[n]['warm_floor'], layout, n))
-    if last:
-        worst = max(last)
-        each = ', '.join(f'{l} {r:.2f}' for r, l, _ in last)
-        print(f'warm cgacctd/floor at {worst[2]} cgroups: {worst[0]:.2f} ({each})')
-    # Last, what Prometheus pays: the same ratio for its own request.
-    last = []
-    for layout, s in summaries.items():
-        n = max(s) if s else None
-        if n and s[n]['prom_floor']:
-            last.append((s[n]['prom_floor'], layout, n))
-    if last:
-        worst = max(last)
-        each = ', '.join(f'{l} {r:.2f}' for r, l, _ in last)
-        print(f'gzip warm cgacctd/floor at {worst[2]} cgroups: {worst[0]:.2f} ({each})')
-
+    # The uncompressed ratio, then last what Prometheus pays: its own request.
+    for key, label in (('warm_floor', 'warm'), ('prom_floor', 'gzip warm')):
+        worst_ratio(summaries, key, label)
 
 main()
