@@ -48,16 +48,6 @@ const char *config_controller_name(enum config_controller c)
 	return name_of(controller_names, ELEMENTSOF(controller_names), (int)c);
 }
 
-const char *config_naming_name(enum config_naming n)
-{
-	return name_of(naming_names, ELEMENTSOF(naming_names), (int)n);
-}
-
-const char *config_log_level_name(int level)
-{
-	return name_of(log_level_names, ELEMENTSOF(log_level_names), level);
-}
-
 static char **strv_new(const char *only)
 {
 	char **v = calloc(2, sizeof(char *));

@@ -85,10 +85,8 @@ int config_override_listen(struct config *c, char *const *addresses, struct conf
 /* Whether a cgroup path ("/" = a hierarchy's root) matches include and no exclude. */
 bool config_cgroup_selected(const struct config *c, const char *path);
 
-/* For messages and --check-config output: "cpu", "memory", ... */
+/* As `controllers:` spells it, "cpu", "memory", ...: the program matches readers by name. */
 const char *config_controller_name(enum config_controller c);
-const char *config_naming_name(enum config_naming n);
-const char *config_log_level_name(int level);
 
 static inline void config_freep(struct config **c)
 {

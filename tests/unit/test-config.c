@@ -144,9 +144,8 @@ static void test_command_line_listen_replaces_the_files(void)
 static void test_names_of_values(void)
 {
 	ASSERT_STREQ(config_controller_name(CONFIG_CONTROLLER_PRESSURE), "pressure");
-	ASSERT_STREQ(config_naming_name(CONFIG_NAMING_CADVISOR), "cadvisor");
-	ASSERT_STREQ(config_log_level_name(LOG_WARNING), "warning");
-	ASSERT_TRUE(config_log_level_name(LOG_ALERT) == NULL);
+	ASSERT_STREQ(config_controller_name(CONFIG_CONTROLLER_IO), "io");
+	ASSERT_TRUE(config_controller_name(CONFIG_CONTROLLER_ALL | 1u << 8) == NULL);
 }
 
 static void test_empty_values_mean_empty_lists_and_no_file(void)
