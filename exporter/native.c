@@ -28,12 +28,12 @@
 
 const struct native_row native_rows[_METRIC_MAX] = {
     [METRIC_INFO_SERIAL] = {"cgroup_info",
-			    "Identity of a cgroup per hierarchy: cgroup.serial (never reused) "
-			    "or, without it, the directory inode number.",
+			    "Identity of a cgroup per hierarchy, never reused: cgroup.serial "
+			    "(v1) or, without it, the cgroup ID (directory inode number).",
 			    FAMILY_INFO, "hierarchy", 0, "serial"},
     [METRIC_INFO_INO] = {"cgroup_info",
-			 "Identity of a cgroup per hierarchy: cgroup.serial (never reused) "
-			 "or, without it, the directory inode number.",
+			 "Identity of a cgroup per hierarchy, never reused: cgroup.serial "
+			 "(v1) or, without it, the cgroup ID (directory inode number).",
 			 FAMILY_INFO, "hierarchy", 0, "ino"},
 
     [METRIC_CPU_USAGE] = SECONDS_COUNTER("cgroup_cpu_usage_seconds_total",
@@ -60,15 +60,15 @@ const struct native_row native_rows[_METRIC_MAX] = {
     [METRIC_CPU_RUNNABLE] =
 	SECONDS_COUNTER("cgroup_cpu_runnable_seconds_total",
 			"Time integral of the group's runnable tasks, running or waiting for a "
-			"CPU (cpu.stat runnable_time, runnable_usec); its rate is the average "
-			"number of runnable tasks."),
+			"CPU (cpu.stat usage_usec + wait_usec); its rate is the average number "
+			"of runnable tasks."),
+    [METRIC_CPU_WAIT] = SECONDS_COUNTER("cgroup_cpu_wait_seconds_total",
+					"Time the group's tasks waited for a CPU while runnable, "
+					"throttled time included (cpu.stat wait_usec)."),
     [METRIC_CPU_LOAD_AVERAGE] = {"cgroup_cpu_load_average",
 				 "Load average of the group's runnable tasks over the window, "
 				 "as in /proc/loadavg (cpu.loadavg).",
 				 FAMILY_GAUGE, "window", 100, NULL},
-    [METRIC_CPU_RUNNABLE_TASKS] =
-	GAUGE("cgroup_cpu_runnable_tasks", "Tasks of the group running or waiting for a CPU now "
-					   "(cpu.loadavg)."),
     [METRIC_CPU_PERIODS] = COUNTER("cgroup_cpu_periods_total",
 				   "CFS bandwidth periods that elapsed with runnable tasks."),
     [METRIC_CPU_THROTTLED_PERIODS] = COUNTER("cgroup_cpu_throttled_periods_total",

@@ -15,7 +15,7 @@
 /*
  * Called once per visited cgroup, in walk order, after it was read: kept is
  * false if it vanished meanwhile. The snapshot sorts records by path, so
- * this is the only place the walk order (depth first, siblings by serial)
+ * this is the only place the walk order (depth first, siblings by identity)
  * can be observed; cgacctd --walk-order prints it for the guest tests.
  */
 typedef void (*collect_visit_fn)(void *userdata, const char *hierarchy, const char *path,

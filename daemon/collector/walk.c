@@ -3,13 +3,16 @@
  * The walk: depth first, siblings in ascending identity, with an explicit
  * cursor so it can stop after a budget and resume later.
  *
- * Identity is the cgroup.serial file where our kernel patch provides it
- * (never reused, increasing in creation order, roots read 0). Without the
- * patch it is the directory inode number: kernfs allocates ids with
- * idr_alloc_cyclic() per hierarchy and, on 64-bit, carries the wrap into
- * the upper 32 bits, so inode numbers also increase in creation order within
- * one hierarchy. That is an implementation property of kernfs, not ABI,
- * which is why cgroup.serial is preferred whenever the root has it.
+ * Identity is the cgroup ID, the directory's inode number (readdir()'s
+ * d_ino, fstat()'s st_ino): within a hierarchy it increases in creation
+ * order and is never reused. Our kernel patch 0003 documents that in
+ * Documentation/admin-guide/cgroup-v2.rst ("Cgroup IDs") as what kernfs
+ * already does, so it holds on stock kernels too, and a listing hands
+ * out every child's identity without a further system call. v1 hierarchies
+ * of our kernel series also have a cgroup.serial file with the same
+ * properties (roots read 0); where a hierarchy's root has one, it is the
+ * identity there. Where ino_t is 32 bits wide the inode number is only the
+ * lower half of the ID and may repeat after 2^31 cgroups.
  *
  * The cursor is the stack of (name, identity, dirfd) from the root to the
  * last visited cgroup. Because new cgroups get the largest identity among

@@ -15,7 +15,7 @@
 #define LABEL_MAX 48
 
 enum metric {
-	/* identity; value = cgroup.serial or inode, label = hierarchy */
+	/* identity; value = cgroup.serial or the cgroup ID (inode), label = hierarchy */
 	METRIC_INFO_SERIAL,
 	METRIC_INFO_INO,
 
@@ -26,10 +26,10 @@ enum metric {
 	METRIC_CPU_USAGE_PER_CPU,
 	METRIC_CPU_USER_PER_CPU,
 	METRIC_CPU_SYSTEM_PER_CPU,
-	METRIC_CPU_LOAD,	   /* percent of one CPU (cpuacct.load) */
-	METRIC_CPU_RUNNABLE,	   /* time integral of runnable tasks (cpu.stat) */
-	METRIC_CPU_LOAD_AVERAGE,   /* 1/100 of a task; label = window (cpu.loadavg) */
-	METRIC_CPU_RUNNABLE_TASKS, /* count (cpu.loadavg) */
+	METRIC_CPU_LOAD,	 /* percent of one CPU (cpuacct.load) */
+	METRIC_CPU_RUNNABLE,	 /* time integral of runnable tasks: usage + wait (cpu.stat) */
+	METRIC_CPU_WAIT,	 /* time waiting for a CPU (cpu.stat wait_usec) */
+	METRIC_CPU_LOAD_AVERAGE, /* 1/100 of a task; label = window (cpu.loadavg) */
 	METRIC_CPU_PERIODS,
 	METRIC_CPU_THROTTLED_PERIODS,
 	METRIC_CPU_THROTTLED_TIME,

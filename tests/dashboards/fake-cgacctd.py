@@ -6,8 +6,9 @@ dashboard and console query can be run against live, scraped data and the
 alert expressions can be seen to match the right groups -- without booting a
 guest.  The values are a fixed scenario (counters grow with wall time):
 
-  /demo/spin        one CPU busy
-  /demo/throttled   quota of 0.2 CPU, 80% of its periods throttled
+  /demo/spin        one CPU busy, one runnable task, next to no wait
+  /demo/throttled   quota of 0.2 CPU, 80% of its periods throttled: one
+                    runnable task waiting 0.8 of the time
   /demo/memlimited  at its 64 MiB limit, 5 limit failures and 0.1 OOM kills a second
   /demo/writer      writes 10 MiB/s to vda
   everything else   quiet: counters grow slowly, no failures, no throttling
@@ -39,6 +40,9 @@ EXTRA = [
 # Limits exist only where one is set ("unlimited limits are absent").
 LIMIT = re.compile(r"(_limit_bytes|_limit|_quota_seconds|_per_second|_high_bytes)$")
 LIMITED = {"/demo", "/demo/throttled", "/demo/memlimited", "/demo/writer"}
+# The kernel series' run-queue wait and load averages are not on the root cgroup.
+NOT_ON_ROOT = {"cgroup_cpu_runnable_seconds_total", "cgroup_cpu_wait_seconds_total",
+               "cgroup_cpu_load_average"}
 
 # (cgroup, family) -> counter rate per second or gauge value; "*" is any cgroup.
 SCENARIO = {
@@ -48,9 +52,12 @@ SCENARIO = {
     ("/demo/spin", "cgroup_cpu_system_seconds_total"): 0.1,
     ("/demo/spin", "cgroup_cpu_load_ratio"): 1.0,
     ("/demo/spin", "cgroup_cpu_runnable_seconds_total"): 1.0,
+    ("/demo/spin", "cgroup_cpu_wait_seconds_total"): 0.01,
     ("/demo/spin", "cgroup_cpu_load_average"): 1.0,
-    ("/demo/spin", "cgroup_cpu_runnable_tasks"): 1,
     ("/demo/throttled", "cgroup_cpu_usage_seconds_total"): 0.2,
+    ("/demo/throttled", "cgroup_cpu_runnable_seconds_total"): 1.0,
+    ("/demo/throttled", "cgroup_cpu_wait_seconds_total"): 0.8,
+    ("/demo/throttled", "cgroup_cpu_load_average"): 1.0,
     ("/demo/throttled", "cgroup_cpu_load_ratio"): 0.2,
     ("/demo/throttled", "cgroup_cpu_periods_total"): 10,
     ("/demo/throttled", "cgroup_cpu_throttled_periods_total"): 8,
@@ -97,10 +104,13 @@ def render(families, start):
             for index, cgroup in enumerate(CGROUPS):
                 if LIMIT.search(family) and cgroup not in LIMITED:
                     continue
+                if family in NOT_ON_ROOT and cgroup == "/":
+                    continue
                 for extra in extras:
                     labels = {"cgroup": cgroup, **extra}
                     if family == "cgroup_info":
-                        labels.update(hierarchy="unified", serial=str(index + 1))
+                        # v2 has no cgroup.serial: the cgroup ID (inode number)
+                        labels.update(hierarchy="unified", ino=str(index + 1))
                         value = 1
                     else:
                         value = sample_value(family, cgroup, index, elapsed)

@@ -51,6 +51,7 @@ _V1_ONLY = "a cgroup v1 file; v2 has no such knob"
 _V2_ONLY = "a cgroup v2 file; no v1 equivalent"
 _PSI = "pressure (PSI) files exist only on cgroup v2"
 _DEMO_UNLIMITED = "no demo group sets it, and unlimited limits are absent"
+_SERIES_V2_ONLY = "our kernel series adds it on cgroup v2 only"
 ALLOWED_EMPTY = {
     "v1": {
         "cgroup_pressure_cpu_waiting_seconds_total": _PSI,
@@ -64,6 +65,9 @@ ALLOWED_EMPTY = {
         "cgroup_memory_min_bytes": _V2_ONLY + " (memory.min)",
         "cgroup_memory_swap_limit_bytes": "memory.memsw.limit_in_bytes: " + _DEMO_UNLIMITED,
         "cgroup_memory_soft_limit_bytes": "memory.soft_limit_in_bytes: " + _DEMO_UNLIMITED,
+        "cgroup_cpu_runnable_seconds_total": _SERIES_V2_ONLY + " (cpu.stat wait_usec)",
+        "cgroup_cpu_wait_seconds_total": _SERIES_V2_ONLY + " (cpu.stat wait_usec)",
+        "cgroup_cpu_load_average": _SERIES_V2_ONLY + " (cpu.loadavg)",
     },
     "v2": {
         "cgroup_cpu_load_ratio": "cpuacct.load is in the cpuacct controller, which exists only on v1 "
@@ -260,32 +264,62 @@ class Run:
         report("pass" if worst and abs(off[worst]) <= 0.2 else "fail", self.n("cpu/load-agrees-every-group"),
                f"largest |load - 20 s rate| is {off[worst]:+.3f} for {worst} over {len(off)} groups" if worst else "no load series")
 
+    # Our kernel series' run-queue wait (cpu.stat wait_usec, from which
+    # cgacctd derives runnable time as usage + wait) and cpu.loadavg: cgroup
+    # v2 only, not on the root cgroup.
+    RUNNABLE_FAMILIES = ("cgroup_cpu_runnable_seconds_total", "cgroup_cpu_wait_seconds_total",
+                         "cgroup_cpu_load_average")
+
     def runnable(self):
-        """The patched kernel's runnable-time counter and cpu.loadavg: the
-        spinner is one task always running, the idle group has none, so the
-        runnable rate is 1 and 0 and the 1-minute average climbs from 0
-        towards 1 with a 60 s time constant."""
+        """The spinner and the throttled group are one busy loop each, always
+        runnable, the idle group has none: runnable rates 1, 1 and 0; the
+        throttled loop waits for the share of a CPU its quota takes away
+        (1 - quota/period), the idle group not at all; and the spinner's
+        1-minute average climbs from 0 towards 1 with a 60 s time constant."""
+        if self.layout == "v1":
+            present = {f: n for f in self.RUNNABLE_FAMILIES
+                       for n in [len(self.prom.query(f"{f}{{{self.sel}}}"))] if n}
+            report("fail" if present else "skip", self.n("cpu/runnable"),
+                   f"unexpected on v1: {present}" if present else
+                   "v1 has no run-queue wait and no cpu.loadavg: the kernel series charges the "
+                   "wait to the default hierarchy's cgroup only")
+            return
+        on_root = {f: n for f in self.RUNNABLE_FAMILIES
+                   for n in [len(self.prom.query(f'{f}{{{self.sel},cgroup="/"}}'))] if n}
+        report("fail" if on_root else "pass", self.n("cpu/runnable-not-on-root"),
+               f"series for the root cgroup: {on_root}" if on_root else
+               f"no {', '.join(self.RUNNABLE_FAMILIES)} for / (the kernel has no wait_usec and "
+               "no cpu.loadavg there)")
+
         rate = f"rate(cgroup_cpu_runnable_seconds_total{{{self.sel}}}[20s])"
+        wait_rate = f"rate(cgroup_cpu_wait_seconds_total{{{self.sel}}}[20s])"
+        share = (f"cgroup_cpu_quota_seconds{{{self.sel}}}"
+                 f" / cgroup_cpu_period_seconds{{{self.sel}}}")
+        lost = 1 - self.prom.by(share).get("/demo/throttled", float("nan"))
+
+        def runnable_ok(r):
+            return 0.9 <= r.get("/demo/spin", 0) <= 1.1 and r.get("/demo/idle") == 0 and \
+                0.9 <= r.get("/demo/throttled", 0) <= 1.1
+
+        def wait_ok(w):
+            return w.get("/demo/idle") == 0 and abs(w.get("/demo/throttled", 9) - lost) <= 0.1
 
         def both():
-            r = self.prom.by(rate)
-            ok = 0.9 <= r.get("/demo/spin", 0) <= 1.1 and r.get("/demo/idle") == 0
-            return r if ok else None
-        got, _ = wait("runnable rate", 30, both, 2)
-        r = got or self.prom.by(rate)
-        report("pass" if got else "fail", self.n("cpu/runnable-rate"),
-               f"{rate} of /demo/spin = {r.get('/demo/spin')} tasks (want 1 ± 0.1), "
-               f"of /demo/idle = {r.get('/demo/idle')} (want 0)")
-
-        tasks = self.prom.by(f"cgroup_cpu_runnable_tasks{{{self.sel}}}")
-        report("pass" if tasks.get("/demo/spin") == 1 and tasks.get("/demo/idle") == 0 else "fail",
-               self.n("cpu/runnable-tasks"),
-               f"cgroup_cpu_runnable_tasks: /demo/spin {tasks.get('/demo/spin')} (want 1), "
-               f"/demo/idle {tasks.get('/demo/idle')} (want 0)")
+            r, w = self.prom.by(rate), self.prom.by(wait_rate)
+            return (r, w) if runnable_ok(r) and wait_ok(w) else None
+        got, _ = wait("runnable and wait rates", 30, both, 2)
+        r, w = got or (self.prom.by(rate), self.prom.by(wait_rate))
+        report("pass" if runnable_ok(r) else "fail", self.n("cpu/runnable-rate"),
+               f"{rate}: /demo/spin {r.get('/demo/spin')}, /demo/throttled {r.get('/demo/throttled')} "
+               f"(want 1 ± 0.1), /demo/idle {r.get('/demo/idle')} (want 0)")
+        report("pass" if wait_ok(w) else "fail", self.n("cpu/wait-rate"),
+               f"{wait_rate}: /demo/throttled {w.get('/demo/throttled')} (want its lost share "
+               f"1 - quota/period = {lost:.3g} ± 0.1), /demo/idle {w.get('/demo/idle')} (want 0); "
+               f"/demo/spin {w.get('/demo/spin')}")
 
         expr = f'cgroup_cpu_load_average{{{self.sel},window="1m"}}'
         first = self.prom.by(expr).get("/demo/spin")
-        # The kernel folds the averages every 5 s (LOAD_FREQ): wait for a fold.
+        # The kernel folds the averages every 5 s of CLOCK_MONOTONIC: wait for a fold.
         time.sleep(8 * self.interval + 2)
         load = self.prom.by(expr)
         spin = load.get("/demo/spin")

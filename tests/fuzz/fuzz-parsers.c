@@ -88,24 +88,31 @@ TARGET fuzz_cpu_max(const char *buf, size_t len)
 
 /*
  * Whatever parses must print back in the kernel's format and parse to the
- * same values: an overflow in the hundredths arithmetic would not.
+ * same windows and values: an overflow in the hundredths arithmetic would
+ * not.
  */
 TARGET fuzz_cpu_loadavg(const char *buf, size_t len)
 {
-	uint64_t avg[3], nr, again[3], nr_again;
-	char out[128];
-	int n;
+	static const char *const keys[CPU_LOADAVG_WINDOWS] = {"avg60", "avg300", "avg900"};
+	uint64_t avg[CPU_LOADAVG_WINDOWS], again[CPU_LOADAVG_WINDOWS];
+	unsigned found, found_again;
+	char out[256];
+	size_t n = 0;
 
-	if (parse_cpu_loadavg(buf, len, avg, &nr) < 0)
+	if (parse_cpu_loadavg(buf, len, avg, &found) < 0)
 		return;
-	n = snprintf(out, sizeof(out),
-		     "%" PRIu64 ".%02" PRIu64 " %" PRIu64 ".%02" PRIu64 " %" PRIu64 ".%02" PRIu64
-		     " %" PRIu64 "\n",
-		     avg[0] / 100, avg[0] % 100, avg[1] / 100, avg[1] % 100, avg[2] / 100,
-		     avg[2] % 100, nr);
-	if (parse_cpu_loadavg(out, (size_t)n, again, &nr_again) < 0 || nr_again != nr ||
-	    memcmp(avg, again, sizeof(avg)) != 0)
+	if (found >> CPU_LOADAVG_WINDOWS)
 		abort();
+	for (size_t i = 0; i < CPU_LOADAVG_WINDOWS; i++)
+		if (found & (1u << i))
+			n += (size_t)snprintf(out + n, sizeof(out) - n,
+					      "%s %" PRIu64 ".%02" PRIu64 "\n", keys[i],
+					      avg[i] / 100, avg[i] % 100);
+	if (parse_cpu_loadavg(out, n, again, &found_again) < 0 || found_again != found)
+		abort();
+	for (size_t i = 0; i < CPU_LOADAVG_WINDOWS; i++)
+		if ((found & (1u << i)) && again[i] != avg[i])
+			abort();
 }
 
 TARGET fuzz_pressure(const char *buf, size_t len)

@@ -5,7 +5,8 @@
     check_exposition.py --self-test  # the grammar checker rejects bad input
 
 OUT_DIR holds mountinfo, devices, before/ and after/ (every readable file of
-every cgroup, dumped just before and just after the cgacctd runs),
+every cgroup, dumped just before and just after the cgacctd runs, and its
+cgroup ID, the inode number, as "@id"),
 metrics.prom with walk-order, metrics-per-cpu.prom, cgacctd.status and
 disk.written.  Prints one line per check, "pass|fail|skip NAME [DETAIL]",
 and exits 1 if any failed.
@@ -13,7 +14,7 @@ and exits 1 if any failed.
 The oracle is the table ROWS below, written from the kernel's documentation
 and files, not from the C code: which file and key each family derives from
 on v1 and v2, the scale to the exported unit, and how the value may move.
-  settled  limits, weights, quota, period, serial: before == after == exported
+  settled  limits, weights, quota, period, identity: before == after == exported
   counter  only grows: before <= exported <= after
   gauge    may move either way: between min and max of before and after;
            byte gauges widened by GAUGE_SLACK_BYTES, because the memlimit
@@ -23,9 +24,6 @@ on v1 and v2, the scale to the exported unit, and how the value may move.
            libraries, its heap, the dump files); load averages widened by
            LOAD_SLACK, because a fold between the dumps may reverse their
            direction
-  instant  a count of tasks at one instant, which a group that runs in
-           bursts changes faster than the dumps can bracket: checked to be
-           a whole number >= 0 (the e2e suite checks it on known workloads)
 Unlimited raw values (v2 "max", v1's page counter maximum, cfs_quota_us -1)
 must be absent from the export.  Cgroups named churn-* come and go during
 the run (the churn loop) and are exempt from values and coverage, not from
@@ -271,13 +269,16 @@ def keyed(key):
 
 
 def loadavg(text):
-    """cpu.loadavg: '1m 5m 15m runnable', as /proc/loadavg's first four fields."""
-    f = text.split()
-    return {(("window", w),): Fraction(v) for w, v in zip(("1m", "5m", "15m"), f)}
+    """cpu.loadavg (v2, not on the root): 'avg60 0.98' lines, one per window."""
+    kv = key_values(text)
+    return {(("window", w),): Fraction(kv[k])
+            for k, w in (("avg60", "1m"), ("avg300", "5m"), ("avg900", "15m")) if k in kv}
 
 
-def loadavg_tasks(text):
-    return {(): number(text.split()[3])}
+def runnable(text):
+    """cpu.stat: runnable time is usage_usec + wait_usec, only where wait_usec is."""
+    kv = key_values(text)
+    return {(): int(kv["usage_usec"]) + int(kv["wait_usec"])} if "wait_usec" in kv else {}
 
 
 def labelled_keys(keys):
@@ -367,13 +368,14 @@ def dev_keyed(key):
     return parse
 
 
-SETTLED, COUNTER, GAUGE, INSTANT = "settled", "counter", "gauge", "instant"
+SETTLED, COUNTER, GAUGE = "settled", "counter", "gauge"
 
 # (controller or None for v2 core files, file, parser, family, scale, kind).
 # The controller says which v1 hierarchy holds the file ("" = every one);
 # hugetlb file names are per page size, "{size}" becomes each size present.
+# cgroup_info, the walk's identity, is expected per hierarchy in
+# expectations(). v1 has no run-queue wait and no cpu.loadavg.
 V1_ROWS = [
-    ("", "cgroup.serial", single, "cgroup_info", 1, SETTLED),
     ("cpuacct", "cpuacct.usage", single, "cgroup_cpu_usage_seconds_total", NS, COUNTER),
     ("cpuacct", "cpuacct.stat", keyed("user"), "cgroup_cpu_user_seconds_total",
      Fraction(1, USER_HZ), COUNTER),
@@ -396,9 +398,6 @@ V1_ROWS = [
     ("cpu", "cpu.stat", keyed("throttled_time"), "cgroup_cpu_throttled_seconds_total", NS,
      COUNTER),
     ("cpu", "cpu.stat", keyed("nr_bursts"), "cgroup_cpu_bursts_total", 1, COUNTER),
-    ("cpu", "cpu.stat", keyed("runnable_time"), "cgroup_cpu_runnable_seconds_total", NS, COUNTER),
-    ("cpu", "cpu.loadavg", loadavg, "cgroup_cpu_load_average", 1, GAUGE),
-    ("cpu", "cpu.loadavg", loadavg_tasks, "cgroup_cpu_runnable_tasks", 1, INSTANT),
     ("cpu", "cpu.stat", keyed("burst_time"), "cgroup_cpu_burst_seconds_total", NS, COUNTER),
     ("memory", "memory.usage_in_bytes", single, "cgroup_memory_usage_bytes", 1, GAUGE),
     ("memory", "memory.max_usage_in_bytes", single, "cgroup_memory_max_usage_bytes", 1, COUNTER),
@@ -477,7 +476,6 @@ V1_STAT = [  # memory.stat: the hierarchical total_* keys, bytes and counts
 V1_ROWS += [("memory", "memory.stat", keyed(k), fam, 1, kind) for k, fam, kind in V1_STAT]
 
 V2_ROWS = [
-    ("", "cgroup.serial", single, "cgroup_info", 1, SETTLED),
     ("", "cpu.stat", keyed("usage_usec"), "cgroup_cpu_usage_seconds_total", US, COUNTER),
     ("", "cpu.stat", keyed("user_usec"), "cgroup_cpu_user_seconds_total", US, COUNTER),
     ("", "cpu.stat", keyed("system_usec"), "cgroup_cpu_system_seconds_total", US, COUNTER),
@@ -486,9 +484,9 @@ V2_ROWS = [
     ("", "cpu.stat", keyed("throttled_usec"), "cgroup_cpu_throttled_seconds_total", US, COUNTER),
     ("", "cpu.stat", keyed("nr_bursts"), "cgroup_cpu_bursts_total", 1, COUNTER),
     ("", "cpu.stat", keyed("burst_usec"), "cgroup_cpu_burst_seconds_total", US, COUNTER),
-    ("", "cpu.stat", keyed("runnable_usec"), "cgroup_cpu_runnable_seconds_total", US, COUNTER),
+    ("", "cpu.stat", keyed("wait_usec"), "cgroup_cpu_wait_seconds_total", US, COUNTER),
+    ("", "cpu.stat", runnable, "cgroup_cpu_runnable_seconds_total", US, COUNTER),
     ("", "cpu.loadavg", loadavg, "cgroup_cpu_load_average", 1, GAUGE),
-    ("", "cpu.loadavg", loadavg_tasks, "cgroup_cpu_runnable_tasks", 1, INSTANT),
     ("", "cpu.weight", single, "cgroup_cpu_weight", 1, SETTLED),
     ("", "cpu.max", cpu_max(0), "cgroup_cpu_quota_seconds", US, SETTLED),
     ("", "cpu.max", cpu_max(1), "cgroup_cpu_period_seconds", US, SETTLED),
@@ -590,7 +588,8 @@ def read_hierarchies(out):
 
 
 def read_tree(root):
-    """{cgroup path: {file: content}} of one dumped hierarchy."""
+    """{cgroup path: {file: content}} of one dumped hierarchy; a directory
+    without "@id" vanished before the dump reached it."""
     tree = {}
     for dirpath, _, files in os.walk(root):
         rel = "/" + os.path.relpath(dirpath, root) if dirpath != root else "/"
@@ -601,9 +600,23 @@ def read_tree(root):
                     content[name] = f.read()
             except OSError:
                 pass
-        if "cgroup.serial" in content:
+        if "@id" in content:
             tree[rel] = content
     return tree
+
+
+def uses_serial(tree):
+    """Whether cgacctd identifies this hierarchy's cgroups by cgroup.serial:
+    where its root has one (v1 with our kernel series), else by the cgroup ID."""
+    return "cgroup.serial" in tree.get("/", {})
+
+
+def identity(tree, path):
+    """The walk's identity of a dumped cgroup (-1 if its file was not dumped),
+    and the cgroup_info label naming it."""
+    if uses_serial(tree):
+        return int(tree[path].get("cgroup.serial", -1)), "serial"
+    return int(tree[path]["@id"]), "ino"
 
 
 def expand_rows(rows, files):
@@ -642,8 +655,6 @@ class Expectation:
             ok = value == b
         elif self.kind == COUNTER:
             ok = b <= value <= a
-        elif self.kind == INSTANT:
-            ok = value >= 0 and value.denominator == 1
         else:
             slack = abs(a - b) + self.slack if self.slack is not None else 0
             ok = min(a, b) - slack <= value <= max(a, b) + slack
@@ -671,8 +682,13 @@ def expectations(read, before, after, devices):
             files_a = after[h.dump].get(path)
             if is_churn(path) or files_a is None:
                 continue
-            if files_a.get("cgroup.serial") != files_b["cgroup.serial"]:
+            ident = identity(before[h.dump], path)
+            if uses_serial(after[h.dump]) != uses_serial(before[h.dump]) or \
+                    identity(after[h.dump], path) != ident:
                 continue  # re-created in between: a different cgroup
+            labels = {"hierarchy": h.name, ident[1]: str(ident[0]), "cgroup": path}
+            expect[("cgroup_info", tuple(sorted(labels.items())))] = Expectation(
+                SETTLED, Fraction(1), Fraction(1), "cgroup_info", path == "/")
             for ctrl, file, parse, family, scale, kind, size in expand_rows(rows, files_b):
                 if ctrl and ctrl not in h.controllers:
                     continue
@@ -685,11 +701,7 @@ def expectations(read, before, after, devices):
                         labels["device"] = devices.get(labels["device"], labels["device"])
                     if size:
                         labels["pagesize"] = size
-                    if family == "cgroup_info":
-                        labels = {"hierarchy": h.name, "serial": str(vb[key])}
-                        b = a = Fraction(1)
-                    else:
-                        b, a = scaled(vb[key], scale), scaled(va[key], scale)
+                    b, a = scaled(vb[key], scale), scaled(va[key], scale)
                     labels["cgroup"] = path
                     series = (family, tuple(sorted(labels.items())))
                     if series not in expect:
@@ -768,8 +780,8 @@ def check_coverage(report, label, families, read, before, after):
                ", ".join(missing[:5]) if missing else "%d cgroups x hierarchies" % total)
 
 
-def dfs_order(tree):
-    """Paths of tree in depth-first order, siblings by ascending cgroup.serial."""
+def dfs_order(tree, key):
+    """Paths of tree in depth-first order, siblings by ascending key(path)."""
     kids = {}
     for path in tree:
         if path != "/":
@@ -778,7 +790,7 @@ def dfs_order(tree):
 
     def visit(path):
         order.append(path)
-        for child in sorted(kids.get(path, []), key=lambda p: int(tree[p]["cgroup.serial"])):
+        for child in sorted(kids.get(path, []), key=key):
             visit(child)
 
     visit("/")
@@ -814,18 +826,22 @@ def check_walk_order(report, out, read, before, after):
         # the cgroups that lived through the run: exactly the expected order
         tree = {p: c for p, c in before[h.dump].items()
                 if not is_churn(p) and p in after[h.dump]}
-        expected = dfs_order(tree)
+        ident = {p: identity(before[h.dump], p)[0] for p in tree}
+        expected = dfs_order(tree, ident.get)
         got = [p for _, s, p in seq if p in tree and s == "kept"]
         if got != expected:
             problems.append("order %s, expected %s" % (got, expected))
         ids = {p: i for i, _, p in seq}
-        wrong = [p for p in tree if p in ids and ids[p] != int(tree[p]["cgroup.serial"])]
+        wrong = [p for p in tree if p in ids and ids[p] != ident[p]]
         if wrong:
-            problems.append("identity is not cgroup.serial for %s" % wrong[:3])
+            problems.append("identity is not %s for %s" % (
+                "cgroup.serial" if uses_serial(before[h.dump]) else "the cgroup ID", wrong[:3]))
         churn = sum(1 for _, _, p in seq if is_churn(p))
         report.add(not problems, "%s/walk-order" % h.name,
                    "; ".join(problems[:3]) if problems
-                   else "%d cgroups in serial order, %d churn cgroups met" % (len(expected), churn))
+                   else "%d cgroups in %s order, %d churn cgroups met" % (
+                       len(expected), "serial" if uses_serial(before[h.dump]) else "cgroup ID",
+                       churn))
 
 
 def sample(families, name, **labels):

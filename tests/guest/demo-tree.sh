@@ -23,7 +23,8 @@
 #   /demo/hugetlb_over   asks for 2 huge pages under a limit of 1: failures
 #   /demo/idle           sleeps, pids limit 8
 # The groups are created in this order, which is not name order, so that a
-# walk in serial order differs from one in name order.
+# walk in creation order (cgroup ID, or v1 cgroup.serial) differs from one
+# in name order.
 #
 # Environment: CGACCT_DEMO_DISK (default /dev/vda; without it, no disk and
 # memlimit groups' workloads), CGACCT_DEMO_DISK_MIB (default 64),

@@ -24,7 +24,9 @@
  *                                 before its removal)
  *   workload dump SRC DST         copies every readable file of the tree SRC
  *                                 to DST (one read() loop per file, no forks,
- *                                 so a dump of all hierarchies is quick)
+ *                                 so a dump of all hierarchies is quick), and
+ *                                 writes each directory's inode number, the
+ *                                 cgroup ID, to "@id" in its copy
  */
 #define _GNU_SOURCE /* O_DIRECT */
 #include <dirent.h>
@@ -321,12 +323,36 @@ static void dump_file(int srcdir, const char *name, int dstdir)
 	close(in);
 }
 
+/*
+ * The cgroup ID of directory src, its inode number, to "@id" in dst: how
+ * cgacctd identifies and orders cgroups where there is no cgroup.serial
+ * (v2), and no file says it. No name of a cgroup file starts with '@'.
+ */
+static void dump_id(int src, int dst)
+{
+	struct stat st;
+	char text[24];
+	int out, n;
+
+	if (fstat(src, &st) < 0)
+		return;
+	n = snprintf(text, sizeof(text), "%ju\n", (uintmax_t)st.st_ino);
+	out = openat(dst, "@id", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0)
+		return;
+	if (write(out, text, (size_t)n) != n)
+		unlinkat(dst, "@id", 0);
+	close(out);
+}
+
 /* Takes ownership of both fds. Directories that vanish midway are left half-copied. */
 static void dump_dir(int src, int dst)
 {
-	DIR *d = fdopendir(src);
+	DIR *d;
 	struct dirent *de;
 
+	dump_id(src, dst);
+	d = fdopendir(src);
 	if (!d) {
 		close(src);
 		close(dst);

@@ -183,7 +183,12 @@ static void test_cpu_v1_shares_become_v2_weight_units_and_times_stay_ns(void)
 	record_done(&r);
 }
 
-static void test_cpu_v2_usec_become_ns_like_v1(void)
+/*
+ * The v2 fixture's kernel had no wait_usec, as stock kernels have none:
+ * no wait and no runnable time then, rather than a runnable time that
+ * claims no task ever waited.
+ */
+static void test_cpu_v2_usec_become_ns_like_v1_and_no_wait_means_no_runnable(void)
 {
 	static const struct expect e[] = {
 	    {METRIC_CPU_USAGE, NULL, 6068726000},
@@ -206,12 +211,53 @@ static void test_cpu_v2_usec_become_ns_like_v1(void)
 }
 
 /*
- * The load-average fields of our kernel series (tests/fixtures/load-v1,
- * load-v2: three busy loops for three 5 s periods): runnable time in ns
- * like the other times, the averages in hundredths as printed, per window.
- * The main fixtures come from a kernel without them: no such samples there.
+ * What our kernel series adds on v2 (tests/fixtures/load-v2: three busy
+ * loops on two CPUs for three 5 s periods): wait_usec in ns like the other
+ * times, runnable time as usage + wait of the same read (34.2 s + 17.4 s),
+ * and cpu.loadavg's averages in hundredths as printed, per window.
  */
-static void test_cpu_v1_runnable_time_and_load_averages(void)
+static void test_cpu_v2_runnable_is_usage_plus_wait_and_load_averages_per_window(void)
+{
+	static const struct expect e[] = {
+	    {METRIC_CPU_USAGE, NULL, 34201613000}, {METRIC_CPU_WAIT, NULL, 17373859000},
+	    {METRIC_CPU_USER, NULL, 33954505000},  {METRIC_CPU_SYSTEM, NULL, 247108000},
+	    {METRIC_CPU_PERIODS, NULL, 0},	   {METRIC_CPU_THROTTLED_PERIODS, NULL, 0},
+	    {METRIC_CPU_THROTTLED_TIME, NULL, 0},  {METRIC_CPU_BURSTS, NULL, 0},
+	    {METRIC_CPU_BURST_TIME, NULL, 0},	   {METRIC_CPU_RUNNABLE, NULL, 51575472000},
+	    {METRIC_CPU_LOAD_AVERAGE, "1m", 66},   {METRIC_CPU_LOAD_AVERAGE, "5m", 15},
+	    {METRIC_CPU_LOAD_AVERAGE, "15m", 5},   {METRIC_CPU_PERIOD, NULL, 100000},
+	    {METRIC_CPU_BURST_QUOTA, NULL, 0},	   {METRIC_CPU_WEIGHT, NULL, 100 * 1024},
+	};
+	struct cgroup_record r = read_fixture("load-v2", &controller_cpu, true, false);
+
+	check_samples(&r, e, ELEMENTSOF(e));
+	record_done(&r);
+}
+
+/* A wait_usec of 0 is a value: runnable time is then the usage. */
+static void test_cpu_v2_zero_wait_gives_runnable_time_equal_to_usage(void)
+{
+	static const struct expect e[] = {
+	    {METRIC_CPU_USAGE, NULL, 5000},
+	    {METRIC_CPU_WAIT, NULL, 0},
+	    {METRIC_CPU_RUNNABLE, NULL, 5000},
+	};
+	char *dir = tmpdir_make();
+	struct cgroup_record r;
+
+	file_write(dir, "cpu.stat", "usage_usec 5\nwait_usec 0\n");
+	r = read_dir(dir, &controller_cpu, true, false);
+	check_samples(&r, e, ELEMENTSOF(e));
+	record_done(&r);
+	tmpdir_remove(dir);
+	free(dir);
+}
+
+/*
+ * v1 has no wait time and no cpu.loadavg (tests/fixtures/load-v1: the same
+ * load on a v1 cpu hierarchy). A cpu.loadavg planted there is not read.
+ */
+static void test_cpu_v1_has_no_wait_runnable_time_or_load_averages(void)
 {
 	static const struct expect e[] = {
 	    {METRIC_CPU_WEIGHT, NULL, 1024 * 100},
@@ -222,34 +268,17 @@ static void test_cpu_v1_runnable_time_and_load_averages(void)
 	    {METRIC_CPU_THROTTLED_TIME, NULL, 0},
 	    {METRIC_CPU_BURSTS, NULL, 0},
 	    {METRIC_CPU_BURST_TIME, NULL, 0},
-	    {METRIC_CPU_RUNNABLE, NULL, 52052646471},
-	    {METRIC_CPU_LOAD_AVERAGE, "1m", 66},
-	    {METRIC_CPU_LOAD_AVERAGE, "5m", 15},
-	    {METRIC_CPU_LOAD_AVERAGE, "15m", 5},
-	    {METRIC_CPU_RUNNABLE_TASKS, NULL, 3},
 	};
-	struct cgroup_record r = read_fixture("load-v1", &controller_cpu, false, false);
+	char *dir = tmpdir_make();
+	struct cgroup_record r;
 
+	tree_copy_files("load-v1", dir);
+	file_write(dir, "cpu.loadavg", "avg60 0.66\navg300 0.15\navg900 0.05\n");
+	r = read_dir(dir, &controller_cpu, false, false);
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
-}
-
-static void test_cpu_v2_runnable_usec_and_load_averages(void)
-{
-	static const struct expect e[] = {
-	    {METRIC_CPU_USAGE, NULL, 34201613000}, {METRIC_CPU_USER, NULL, 33954505000},
-	    {METRIC_CPU_SYSTEM, NULL, 247108000},  {METRIC_CPU_RUNNABLE, NULL, 51575472000},
-	    {METRIC_CPU_PERIODS, NULL, 0},	   {METRIC_CPU_THROTTLED_PERIODS, NULL, 0},
-	    {METRIC_CPU_THROTTLED_TIME, NULL, 0},  {METRIC_CPU_BURSTS, NULL, 0},
-	    {METRIC_CPU_BURST_TIME, NULL, 0},	   {METRIC_CPU_LOAD_AVERAGE, "1m", 66},
-	    {METRIC_CPU_LOAD_AVERAGE, "5m", 15},   {METRIC_CPU_LOAD_AVERAGE, "15m", 5},
-	    {METRIC_CPU_RUNNABLE_TASKS, NULL, 3},  {METRIC_CPU_PERIOD, NULL, 100000},
-	    {METRIC_CPU_BURST_QUOTA, NULL, 0},	   {METRIC_CPU_WEIGHT, NULL, 100 * 1024},
-	};
-	struct cgroup_record r = read_fixture("load-v2", &controller_cpu, true, false);
-
-	check_samples(&r, e, ELEMENTSOF(e));
-	record_done(&r);
+	tmpdir_remove(dir);
+	free(dir);
 }
 
 static void test_memory_v1_drops_unlimited_and_uses_hierarchical_stat(void)
@@ -589,7 +618,8 @@ static void test_format_parsers_on_edge_cases(void)
 {
 	uint64_t *split;
 	struct dev_table t = {0};
-	uint64_t quota, period, totals[2], found, avg[3], nr;
+	uint64_t quota, period, totals[2], found, avg[CPU_LOADAVG_WINDOWS];
+	unsigned windows;
 	char name[LABEL_MAX];
 	size_t n;
 
@@ -598,19 +628,33 @@ static void test_format_parsers_on_edge_cases(void)
 	ASSERT_EQ_U64(period, 100000);
 	ASSERT_EQ(parse_cpu_max(LIT("max\n"), &quota, &period), -EBADMSG);
 
-	/* cpu.loadavg: hundredths exactly as printed, then the runnable count */
-	ASSERT_EQ(parse_cpu_loadavg(LIT("12.05 0.61 0.00 3\n"), avg, &nr), 0);
+	/* cpu.loadavg: hundredths exactly as printed, per window */
+	ASSERT_EQ(parse_cpu_loadavg(LIT("avg60 12.05\navg300 0.61\navg900 0.00\n"), avg, &windows),
+		  0);
+	ASSERT_EQ(windows, 7);
 	ASSERT_EQ_U64(avg[0], 1205);
 	ASSERT_EQ_U64(avg[1], 61);
 	ASSERT_EQ_U64(avg[2], 0);
-	ASSERT_EQ_U64(nr, 3);
-	ASSERT_EQ(parse_cpu_loadavg(LIT("0.98 0.61 0.25\n"), avg, &nr), -EBADMSG);
-	ASSERT_EQ(parse_cpu_loadavg(LIT("0.98 0.61 0.25 3 1/90\n"), avg, &nr), -EBADMSG);
-	ASSERT_EQ(parse_cpu_loadavg(LIT("0.9 0.61 0.25 3\n"), avg, &nr), -EBADMSG);
-	ASSERT_EQ(parse_cpu_loadavg(LIT("1 0.61 0.25 3\n"), avg, &nr), -EBADMSG);
-	ASSERT_EQ(parse_cpu_loadavg(LIT(".98 0.61 0.25 3\n"), avg, &nr), -EBADMSG);
-	ASSERT_EQ(parse_cpu_loadavg(LIT("0.98 0.61 0.25 3\n0.00 0.00 0.00 0\n"), avg, &nr),
-		  -EBADMSG);
+	/* unknown keys, whatever follows them, are a newer kernel's: skipped */
+	ASSERT_EQ(parse_cpu_loadavg(LIT("avg10 x y\navg900 0.25\n\navg60 0.98\nnr_running 3\n"),
+				    avg, &windows),
+		  0);
+	ASSERT_EQ(windows, 5);
+	ASSERT_EQ_U64(avg[0], 98);
+	ASSERT_EQ_U64(avg[2], 25);
+	/* the old series' "/proc/loadavg" line has no key we know: no values, not wrong ones */
+	ASSERT_EQ(parse_cpu_loadavg(LIT("0.98 0.61 0.25 3\n"), avg, &windows), 0);
+	ASSERT_EQ(windows, 0);
+	ASSERT_EQ(parse_cpu_loadavg(LIT("avg60 0.9\n"), avg, &windows), -EBADMSG);
+	ASSERT_EQ(parse_cpu_loadavg(LIT("avg60 1\n"), avg, &windows), -EBADMSG);
+	ASSERT_EQ(parse_cpu_loadavg(LIT("avg60 .98\n"), avg, &windows), -EBADMSG);
+	ASSERT_EQ(parse_cpu_loadavg(LIT("avg60 -0.98\n"), avg, &windows), -EBADMSG);
+	ASSERT_EQ(parse_cpu_loadavg(LIT("avg60\n"), avg, &windows), -EBADMSG);
+	ASSERT_EQ(parse_cpu_loadavg(LIT("avg60 0.98 3\n"), avg, &windows), -EBADMSG);
+	ASSERT_EQ(parse_cpu_loadavg(LIT("avg60 0.98\navg60 0.97\n"), avg, &windows), -EBADMSG);
+	/* keys match whole: "avg600.98" is not avg60 */
+	ASSERT_EQ(parse_cpu_loadavg(LIT("avg600.98\n"), avg, &windows), 0);
+	ASSERT_EQ(windows, 0);
 
 	/* user and system per CPU, CPU 0's first, past a first growth of the rows */
 	ASSERT_EQ(parse_usage_all(LIT("cpu user system\n0 1 2\n1 3 4\n2 5 6\n"), &split, &n), 0);
@@ -647,9 +691,10 @@ int main(void)
 	RUN(test_cpuacct_per_cpu_is_opt_in_and_follows_cpu_order);
 	RUN(test_cpuacct_on_hybrid_v1_hierarchy);
 	RUN(test_cpu_v1_shares_become_v2_weight_units_and_times_stay_ns);
-	RUN(test_cpu_v2_usec_become_ns_like_v1);
-	RUN(test_cpu_v1_runnable_time_and_load_averages);
-	RUN(test_cpu_v2_runnable_usec_and_load_averages);
+	RUN(test_cpu_v2_usec_become_ns_like_v1_and_no_wait_means_no_runnable);
+	RUN(test_cpu_v2_runnable_is_usage_plus_wait_and_load_averages_per_window);
+	RUN(test_cpu_v2_zero_wait_gives_runnable_time_equal_to_usage);
+	RUN(test_cpu_v1_has_no_wait_runnable_time_or_load_averages);
 	RUN(test_memory_v1_drops_unlimited_and_uses_hierarchical_stat);
 	RUN(test_memory_v1_stat_starts_at_the_first_total_line);
 	RUN(test_memory_v2_events_feed_the_v1_equivalent_counters);

@@ -235,8 +235,8 @@ static void test_snapshot_renders_grouped_families_with_self_metrics(void)
 	ASSERT_EQ(render_exposition(&s, &text_native, &out), 0);
 	ASSERT_STREQ(
 	    out.buf,
-	    "# HELP cgroup_info Identity of a cgroup per hierarchy: cgroup.serial (never reused) "
-	    "or, without it, the directory inode number.\n"
+	    "# HELP cgroup_info Identity of a cgroup per hierarchy, never reused: cgroup.serial "
+	    "(v1) or, without it, the cgroup ID (directory inode number).\n"
 	    "# TYPE cgroup_info gauge\n"
 	    "cgroup_info{cgroup=\"/\",hierarchy=\"cpu,cpuacct\",serial=\"0\"} 1\n"
 	    "cgroup_info{cgroup=\"/we\\\"ird\\\\ name\\nx \xc3\xbc\",hierarchy=\"cpu,cpuacct\","
@@ -290,8 +290,8 @@ static void test_openmetrics_names_counter_families_without_total_and_ends_with_
 	ASSERT_EQ(render_exposition(&s, &o, &out), 0);
 	ASSERT_STREQ(
 	    out.buf,
-	    "# HELP cgroup Identity of a cgroup per hierarchy: cgroup.serial (never reused) "
-	    "or, without it, the directory inode number.\n"
+	    "# HELP cgroup Identity of a cgroup per hierarchy, never reused: cgroup.serial "
+	    "(v1) or, without it, the cgroup ID (directory inode number).\n"
 	    "# TYPE cgroup info\n"
 	    "cgroup_info{cgroup=\"/\",hierarchy=\"cpu,cpuacct\",serial=\"0\"} 1\n"
 	    "# HELP cgroup_cpu_usage_seconds CPU time consumed (cpuacct.usage, cpu.stat "
@@ -549,8 +549,9 @@ static void test_family_header_comes_once_before_its_first_series_across_steps(v
 	native = render_cgroups(&s, RENDER_NAMING_NATIVE);
 	cadvisor = render_cgroups(&s, RENDER_NAMING_CADVISOR);
 	ASSERT_STREQ(native,
-		     "# HELP cgroup_info Identity of a cgroup per hierarchy: cgroup.serial (never "
-		     "reused) or, without it, the directory inode number.\n"
+		     "# HELP cgroup_info Identity of a cgroup per hierarchy, never reused: "
+		     "cgroup.serial (v1) or, without it, the cgroup ID (directory inode "
+		     "number).\n"
 		     "# TYPE cgroup_info gauge\n"
 		     "cgroup_info{cgroup=\"/099\",hierarchy=\"cpu\",serial=\"99\"} 1\n"
 		     "cgroup_info{cgroup=\"/199\",hierarchy=\"cpu\",ino=\"199\"} 1\n"

@@ -12,13 +12,15 @@
  * a weight: v2 weight * 1024, v1 shares * 100 (shares * 100 / 1024 is
  * always a finite binary fraction, so the exporter prints it exactly).
  *
- * Runnable time and load averages come from our kernel series and are
- * absent elsewhere: cpu.stat runnable_time (v1, ns) / runnable_usec (v2) is
- * the time integral of the group's runnable tasks, and cpu.loadavg holds
- * its 1/5/15-minute load averages in /proc/loadavg format, stored in
- * hundredths as printed, plus the number of runnable tasks now.
+ * Run-queue wait and load averages come from our kernel series, on v2
+ * only, and are absent elsewhere (stock kernels, v1, the root cgroup):
+ * cpu.stat wait_usec is the time the group's tasks waited for a CPU,
+ * throttled time included, and cpu.loadavg holds the group's 1/5/15-minute
+ * load averages, one key per window, stored in hundredths as printed.
+ * Runnable time, running or waiting, is usage_usec + wait_usec.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "base/util.h"
 #include "daemon/collector/controllers/controller.h"
@@ -52,46 +54,63 @@ static int parse_load_hundredths(struct span s, uint64_t *ret)
 	return 0;
 }
 
-int parse_cpu_loadavg(const char *buf, size_t len, uint64_t ret_avg[3], uint64_t *ret_nr)
-{
-	struct span rest = span_make(buf, len), line, w[4], extra;
-	uint64_t avg[3], nr;
-	size_t i;
+static const struct {
+	const char *key;
+	const char *window; /* label value */
+} loadavg_windows[CPU_LOADAVG_WINDOWS] = {
+    {"avg60", "1m"},
+    {"avg300", "5m"},
+    {"avg900", "15m"},
+};
 
-	if (!span_next_line(&rest, &line) || rest.len > 0)
-		return -EBADMSG;
-	for (i = 0; i < 4; i++)
-		if (!span_next_word(&line, &w[i]))
+/*
+ * Flat keyed like cpu.stat, but the values are not integers, so not through
+ * parse_flat_keyed(): few lines, a linear key lookup. The same contract:
+ * unknown keys are ignored, a known key twice or with anything but one
+ * "I.FF" value is -EBADMSG.
+ */
+int parse_cpu_loadavg(const char *buf, size_t len, uint64_t ret_avg[CPU_LOADAVG_WINDOWS],
+		      unsigned *ret_found)
+{
+	struct span rest = span_make(buf, len), line, key, value, extra;
+	uint64_t avg[CPU_LOADAVG_WINDOWS] = {0};
+	unsigned found = 0;
+
+	while (span_next_line(&rest, &line)) {
+		size_t i = 0;
+
+		if (!span_next_word(&line, &key))
+			continue; /* a blank line */
+		while (i < CPU_LOADAVG_WINDOWS && !span_eq(key, loadavg_windows[i].key))
+			i++;
+		if (i == CPU_LOADAVG_WINDOWS)
+			continue; /* newer kernels may add keys */
+		if ((found & (1u << i)) || !span_next_word(&line, &value) ||
+		    span_next_word(&line, &extra) || parse_load_hundredths(value, &avg[i]) < 0)
 			return -EBADMSG;
-	if (span_next_word(&line, &extra))
-		return -EBADMSG;
-	for (i = 0; i < 3; i++)
-		if (parse_load_hundredths(w[i], &avg[i]) < 0)
-			return -EBADMSG;
-	if (parse_u64(w[3], &nr) < 0)
-		return -EBADMSG;
-	for (i = 0; i < 3; i++)
-		ret_avg[i] = avg[i];
-	*ret_nr = nr;
+		found |= 1u << i;
+	}
+	memcpy(ret_avg, avg, sizeof(avg));
+	*ret_found = found;
 	return 0;
 }
 
 static int read_cpu_loadavg(const struct reader_ctx *c)
 {
-	static const char *const windows[3] = {"1m", "5m", "15m"};
 	const char *buf;
-	uint64_t avg[3], nr;
-	size_t len, i;
+	uint64_t avg[CPU_LOADAVG_WINDOWS];
+	unsigned found;
+	size_t len;
 	int r;
 
 	r = reader_read(c, "cpu.loadavg", &buf, &len);
 	if (r <= 0)
 		return r;
-	r = parse_cpu_loadavg(buf, len, avg, &nr);
-	for (i = 0; r >= 0 && i < 3; i++)
-		r = reader_emit(c, METRIC_CPU_LOAD_AVERAGE, windows[i], avg[i], 1);
-	if (r >= 0)
-		r = reader_emit(c, METRIC_CPU_RUNNABLE_TASKS, NULL, nr, 1);
+	r = parse_cpu_loadavg(buf, len, avg, &found);
+	for (size_t i = 0; r >= 0 && i < CPU_LOADAVG_WINDOWS; i++)
+		if (found & (1u << i))
+			r = reader_emit(c, METRIC_CPU_LOAD_AVERAGE, loadavg_windows[i].window,
+					avg[i], 1);
 	return r;
 }
 
@@ -108,7 +127,6 @@ static const struct key_metric cpu_v1_stat[] = {
     {"throttled_time", METRIC_CPU_THROTTLED_TIME, NULL, 0},
     {"nr_bursts", METRIC_CPU_BURSTS, NULL, 0},
     {"burst_time", METRIC_CPU_BURST_TIME, NULL, 0},
-    {"runnable_time", METRIC_CPU_RUNNABLE, NULL, 0},
 };
 
 static int cpu_read_v1(const struct reader_ctx *c)
@@ -118,8 +136,6 @@ static int cpu_read_v1(const struct reader_ctx *c)
 	if (r >= 0)
 		r = read_keyed_file(c, "cpu.stat", cpu_v1_stat, ELEMENTSOF(cpu_v1_stat), NULL,
 				    NULL);
-	if (r >= 0)
-		r = read_cpu_loadavg(c);
 	return r;
 }
 
@@ -128,12 +144,15 @@ static const struct file_metric cpu_v2_files[] = {
     {"cpu.weight", METRIC_CPU_WEIGHT, VALUE_COUNT, 1024},
 };
 
+/* The rows of cpu_v2_stat that runnable time is the sum of. */
+enum { STAT_USAGE, STAT_WAIT };
+
 /* v2 reports microseconds where v1 reports nanoseconds. */
 static const struct key_metric cpu_v2_stat[] = {
-    {"usage_usec", METRIC_CPU_USAGE, NULL, 1000},
+    [STAT_USAGE] = {"usage_usec", METRIC_CPU_USAGE, NULL, 1000},
+    [STAT_WAIT] = {"wait_usec", METRIC_CPU_WAIT, NULL, 1000},
     {"user_usec", METRIC_CPU_USER, NULL, 1000},
     {"system_usec", METRIC_CPU_SYSTEM, NULL, 1000},
-    {"runnable_usec", METRIC_CPU_RUNNABLE, NULL, 1000},
     {"nr_periods", METRIC_CPU_PERIODS, NULL, 0},
     {"nr_throttled", METRIC_CPU_THROTTLED_PERIODS, NULL, 0},
     {"throttled_usec", METRIC_CPU_THROTTLED_TIME, NULL, 1000},
@@ -159,11 +178,32 @@ static int read_cpu_max(const struct reader_ctx *c)
 	return r;
 }
 
-/* In the order of the metrics (metric.h): the record then needs next to no sorting. */
+/*
+ * Runnable time from one read of cpu.stat, so that usage and wait agree.
+ * Only where the kernel has wait_usec: 0 would say that no task waited.
+ */
+static int emit_cpu_runnable(const struct reader_ctx *c,
+			     const uint64_t values[ELEMENTSOF(cpu_v2_stat)], uint64_t found)
+{
+	const uint64_t both = (UINT64_C(1) << STAT_USAGE) | (UINT64_C(1) << STAT_WAIT);
+
+	if ((found & both) != both)
+		return 0;
+	if (values[STAT_USAGE] > UINT64_MAX - values[STAT_WAIT])
+		return -ERANGE;
+	return reader_emit(c, METRIC_CPU_RUNNABLE, NULL, values[STAT_USAGE] + values[STAT_WAIT],
+			   cpu_v2_stat[STAT_USAGE].scale);
+}
+
+/* Nearly in the order of the metrics (metric.h): the record needs little sorting. */
 static int cpu_read_v2(const struct reader_ctx *c)
 {
-	int r = read_keyed_file(c, "cpu.stat", cpu_v2_stat, ELEMENTSOF(cpu_v2_stat), NULL, NULL);
+	uint64_t values[ELEMENTSOF(cpu_v2_stat)], found = 0;
+	int r;
 
+	r = read_keyed_file(c, "cpu.stat", cpu_v2_stat, ELEMENTSOF(cpu_v2_stat), values, &found);
+	if (r >= 0)
+		r = emit_cpu_runnable(c, values, found);
 	if (r >= 0)
 		r = read_cpu_loadavg(c);
 	if (r >= 0)
