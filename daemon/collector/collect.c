@@ -3,7 +3,8 @@
  * The collection driver. Per hierarchy it walks every cgroup and runs each
  * controller whose reader applies: on v1 the controllers bound to that
  * hierarchy, on the unified hierarchy every v2 reader (files of controllers
- * not enabled for a cgroup are simply absent).
+ * not enabled for a cgroup are simply absent). A v1 hierarchy where no
+ * selected controller applies is not walked at all.
  *
  * A cgroup that disappears while being read is dropped and counted, never
  * reported as an error: removal races are normal on a busy host. Since a
@@ -172,18 +173,51 @@ static int read_layout(const struct collect_options *o, struct layout *ret)
 	return layout_parse_mountinfo(buf, len, o->root, ret);
 }
 
-/* See collect_options.mounted_controllers. */
-static void count_unmounted(const struct collect_options *o, const struct layout *l,
-			    struct snapshot *s)
+/* Bit i set: controllers[i] applies to some hierarchy of l. */
+static unsigned controllers_mounted(const struct layout *l)
 {
-	unsigned now = 0, lost;
+	unsigned mask = 0;
 
-	if (!o->mounted_controllers)
-		return;
 	for (size_t i = 0; i < n_controllers; i++)
 		for (size_t h = 0; h < l->n; h++)
 			if (controller_applies(controllers[i], &l->hierarchies[h]))
-				now |= 1u << i;
+				mask |= 1u << i;
+	return mask;
+}
+
+/*
+ * Drops the v1 hierarchies where no selected controller applies: walking
+ * one would list every directory and read every cgroup.serial for nothing
+ * but its identity series (controllers: narrowed to what systemd-cgtop
+ * reads, a v1 host still walked the blkio and hugetlb trees). The unified
+ * hierarchy stays: on a hybrid host it may hold the only identities.
+ */
+static void drop_unread_hierarchies(struct layout *l, unsigned skip_controllers)
+{
+	size_t kept = 0;
+
+	for (size_t h = 0; h < l->n; h++) {
+		struct hierarchy *hy = &l->hierarchies[h];
+		bool read = hy->unified;
+
+		for (size_t i = 0; i < n_controllers && !read; i++)
+			read = !(skip_controllers & (1u << i)) &&
+			       controller_applies(controllers[i], hy);
+		if (read)
+			l->hierarchies[kept++] = *hy;
+		else
+			free(hy->path);
+	}
+	l->n = kept;
+}
+
+/* See collect_options.mounted_controllers; now is what is mounted this time. */
+static void count_unmounted(const struct collect_options *o, unsigned now, struct snapshot *s)
+{
+	unsigned lost;
+
+	if (!o->mounted_controllers)
+		return;
 	lost = *o->mounted_controllers & ~now & ~o->skip_controllers;
 	for (size_t i = 0; i < n_controllers; i++)
 		if (lost & (1u << i))
@@ -219,16 +253,20 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 	struct layout l = {0};
 	struct snapshot s = {0};
 	uint64_t start = now_nsec();
+	unsigned mounted;
 	int r;
 
 	r = read_layout(o, &l);
 	if (r < 0)
 		return r;
+	/* before the drop: a skipped controller still counts as mounted */
+	mounted = controllers_mounted(&l);
+	drop_unread_hierarchies(&l, o->skip_controllers);
 	if (o->held)
 		held_files_begin(o->held);
 	r = snapshot_init(&s, &l);
 	if (r >= 0) {
-		count_unmounted(o, &l, &s);
+		count_unmounted(o, mounted, &s);
 		r = devnames_init(&run.devnames, o->root);
 	}
 	run.snap = &s;

@@ -5,17 +5,27 @@
 # HTTP (cold, warm, and warm as Prometheus asks: OpenMetrics, gzip) and the
 # peer, and checks that removing cgroups while cgacctd runs leaves as many
 # dying cgroups as without it.  Floor, warm scrapes and peer take turns
-# round by round; the Prometheus-style rounds follow.  Every figure is one
-# "R KEY VALUE..." line for tests/bench/scrape-table.py on the host.
+# round by round; the Prometheus-style rounds follow, then those of a
+# second cgacctd at equal data: configured with only the controllers whose
+# files systemd-cgtop reads.  Every figure is one "R KEY VALUE..." line for
+# tests/bench/scrape-table.py on the host.
 set -u
 port=19753
+equal_port=19754
 rounds=${SCRAPE_ROUNDS:-5}
 sizes=${SCRAPE_SIZES:-100 1000 10000}
 spy=/usr/local/lib/filespy.so
 
+# The controllers of the files systemd-cgtop (252, src/cgtop/cgtop.c) reads
+# per cgroup: on v2 cpu.stat, memory.current, io.stat and pids.current; on
+# v1 cpuacct.usage, memory.usage_in_bytes and pids.current.  It also tries
+# v1's blkio.io_service_bytes, which went with CFQ in Linux 5.0, and gets
+# nothing.  The guest log's "R filekinds" and "R missing" lines show what
+# each read and tried.
 case "$CGACCT_LAYOUT" in
-v2) dirs=$CG_V2 ;;
+v2) dirs=$CG_V2 equal_controllers=cpu,memory,io,pids ;;
 v1)
+	equal_controllers=cpuacct,memory,pids
 	# systemd-cgtop finds the tree through systemd's named hierarchy, as
 	# on any v1 host that systemd runs; cgacctd skips it (no controller).
 	mkdir -p "$CG_V1/systemd"
@@ -55,16 +65,22 @@ settled_dying() {
 	echo "$last"
 }
 
+echo "controllers: [$equal_controllers]" >/tmp/equal.yml
+echo "R equal_controllers 0 $equal_controllers"
+
 cgacctd_pid=
 # The open-file limit cgacctd.service sets (LimitNOFILE=), so that cgacctd
 # holds as many files as keep_open_files says by default.
+#   start_cgacctd PORT [ARG...]
 start_cgacctd() {
-	(ulimit -n 65536 && exec cgacctd --listen "127.0.0.1:$port") 2>>/tmp/cgacctd.log &
+	listen=$1
+	shift
+	(ulimit -n 65536 && exec cgacctd --listen "127.0.0.1:$listen" "$@") 2>>/tmp/cgacctd.log &
 	cgacctd_pid=$!
 	tries=300
 	# Ready once it answers; a path it does not serve (404) collects
 	# nothing, unlike / and /metrics, so the first scrape stays cold.
-	until httpget "$port" /ready 1 >/dev/null 2>&1; do
+	until httpget "$listen" /ready 1 >/dev/null 2>&1; do
 		tries=$((tries - 1))
 		[ $tries -gt 0 ] || { echo "cgacctd did not come up"; cat /tmp/cgacctd.log; exit 1; }
 		sleep 0.1
@@ -81,6 +97,18 @@ files_per_cgroup() {
 	awk -v n="$2" -v who="$3" '
 		$1 == "F" { f++ } $1 == "D" { d++ } $1 == "M" { m++ }
 		END { c = n + 1; printf "R files %s %d %.2f %.2f %.2f\n", who, n, f / c, d / c, m / c }' "$1"
+	# Which files, by name: "memory.stat=1001 ..." (the table counts the
+	# files a warm scrape reads from these: all but cgroup.serial), and
+	# which it tried and found absent.
+	awk -v n="$2" -v who="$3" '
+		$1 == "F" || $1 == "M" { k = $2; sub(".*/", "", k); count[$1, k]++; names[k] }
+		END {
+			printf "R filekinds %s %d", who, n
+			for (k in names) if (count["F", k]) printf " %s=%d", k, count["F", k]
+			printf "\nR missing %s %d", who, n
+			for (k in names) if (count["M", k]) printf " %s=%d", k, count["M", k]
+			print ""
+		}' "$1"
 }
 
 for n in $sizes; do
@@ -91,9 +119,11 @@ for n in $sizes; do
 	echo "R tree $n $(grep -c . /proc/cgroups) $(cut -d" " -f1 /proc/loadavg)"
 
 	step "file lists"
-	rm -f /tmp/cgacctd.files /tmp/cgtop.files
+	rm -f /tmp/cgacctd.files /tmp/equal.files /tmp/cgtop.files
 	FILESPY_LOG=/tmp/cgacctd.files LD_PRELOAD=$spy cgacctd --once >/tmp/once.prom
 	files_per_cgroup /tmp/cgacctd.files "$n" cgacctd
+	FILESPY_LOG=/tmp/equal.files LD_PRELOAD=$spy cgacctd --once --config /tmp/equal.yml >/dev/null
+	files_per_cgroup /tmp/equal.files "$n" equal
 	FILESPY_LOG=/tmp/cgtop.files LD_PRELOAD=$spy systemd-cgtop -b -n 1 --depth=64 >/tmp/cgtop.out 2>&1
 	peer_rc=$?
 	if [ $peer_rc -eq 0 ]; then
@@ -107,7 +137,7 @@ for n in $sizes; do
 	# else the host does weighs on all three alike.
 	step "cold scrape"
 	slab0=$(meminfo_kib Slab) avail0=$(meminfo_kib MemAvailable)
-	start_cgacctd
+	start_cgacctd "$port"
 	httpget "$port" /metrics 1 | sed "s/^/R cold $n /"
 	round=0
 	while [ $round -lt "$rounds" ]; do
@@ -151,6 +181,19 @@ for n in $sizes; do
 	echo "R rss $n $(awk '$1 == "VmHWM:" { print $2 }' "/proc/$cgacctd_pid/status")"
 	stop_cgacctd
 
+	# At equal data: a second cgacctd reading only the controllers whose
+	# files systemd-cgtop reads, its warm scrapes timed as many rounds as
+	# the others (set against the peer run of the round of the same number).
+	start_cgacctd "$equal_port" --config /tmp/equal.yml
+	httpget "$equal_port" /metrics 1 | sed "s/^/R equal_cold $n /"
+	round=0
+	while [ $round -lt "$rounds" ]; do
+		step "round $round: cgacctd at equal data (controllers: $equal_controllers)"
+		httpget "$equal_port" /metrics 1 | sed "s/^/R equal $n /"
+		round=$((round + 1))
+	done
+	stop_cgacctd
+
 	# Removing a tenth of the tree, once without and once with cgacctd
 	# scraping around the removal: the dying count must not differ.
 	prune=$((n / 10))
@@ -159,7 +202,7 @@ for n in $sizes; do
 	# shellcheck disable=SC2086
 	cgtree prune "$n" "$prune" $dirs
 	without=$(($(settled_dying $((cgroups - prune))) - before))
-	start_cgacctd
+	start_cgacctd "$port"
 	httpget "$port" /metrics 2 >/dev/null
 	step "dying cgroups: prune $prune while cgacctd runs"
 	before=$(settled_dying $((cgroups - prune)))

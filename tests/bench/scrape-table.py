@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Turns the scrape benchmark's figures into tables: one per layout from the
 guests' "R ..." lines (scrape-guest.sh), the callgrind lines, a verdict per
-acceptance point (figures only: nothing here fails a run), then the warm
+acceptance point (figures only: nothing here fails a run) with the peer
+comparison at equal data and per file read, then the warm
 cgacctd/floor ratio at the largest tree, and last the same for the scrape as
 Prometheus asks for it (OpenMetrics, gzip).
 
@@ -24,8 +25,8 @@ def parse(path):
         if len(parts) < 3 or parts[0] != 'R':
             continue
         kind = parts[1]
-        if kind == 'files':
-            figures['files_' + parts[2]][int(parts[3])].append(parts[4:])
+        if kind in ('files', 'filekinds', 'missing'):
+            figures[kind + '_' + parts[2]][int(parts[3])].append(parts[4:])
         else:
             figures[kind][int(parts[2])].append(parts[3:])
     return figures
@@ -89,6 +90,41 @@ def paired(a, b):
     return statistics.median(pairs) if pairs else None
 
 
+def files_read(f, who, n):
+    """Files a warm scrape of who reads at n: those its collection opened,
+    less cgroup.serial (cgacctd reads a cgroup's once and remembers it)."""
+    kinds = f['filekinds_' + who].get(n)
+    if not kinds:
+        return None
+    counts = dict(k.rsplit('=', 1) for k in kinds[0])
+    return sum(int(v) for k, v in counts.items() if k != 'cgroup.serial')
+
+
+def per_file_us(ns_rows, files):
+    values = field(ns_rows, 'ns')
+    return statistics.median(values) / 1e3 / files if values and files else None
+
+
+def equal_data(f, n):
+    """cgacctd at equal data (only the controllers systemd-cgtop reads) beside
+    full data and the peer, per cgroup and per file read; None without figures."""
+    if n not in f['equal'] or n not in f['peer']:
+        return None
+    cgroups = n + 1
+    warm, equal, peer = (field(f[k][n], 'ns') for k in ('warm', 'equal', 'peer'))
+    reads = {who: files_read(f, who, n) for who in ('cgacctd', 'equal', 'cgtop')}
+    return dict(
+        controllers=f['equal_controllers'][0][0][0] if f['equal_controllers'].get(0) else '?',
+        full=statistics.median(warm) / 1e3 / cgroups,
+        equal=statistics.median(equal) / 1e3 / cgroups,
+        peer=statistics.median(peer) / 1e3 / cgroups,
+        full_peer=paired(warm, peer), equal_peer=paired(equal, peer),
+        files={who: reads[who] / cgroups if reads[who] else None for who in reads},
+        per_file=dict(cgacctd=per_file_us(f['warm'][n], reads['cgacctd']),
+                      equal=per_file_us(f['equal'][n], reads['equal']),
+                      cgtop=per_file_us(f['peer'][n], reads['cgtop'])))
+
+
 def layout_table(layout, f):
     sizes = sorted(f['floor'])
     rows, summary = [], {}
@@ -150,7 +186,7 @@ def layout_table(layout, f):
                           prom_min=fastest(f['prom'][n]) if n in f['prom'] else None,
                           peer_min=fastest(f['peer'][n]) if n in f['peer'] else None,
                           growth=growth, floor_growth=floor_growth, per_cg=per_cg[n], kmem=kmem, dying=dying,
-                          ours=ours, theirs=theirs,
+                          ours=ours, theirs=theirs, equal=equal_data(f, n),
                           peer_per_cg=peer * 1e3 / cgroups if peer else None)
     head = ['cgroups', 'floor ms', 'floor1 ms', 'cold ms', 'warm ms', 'prom ms', 'collect ms',
             'peer ms', 'cold/floor', 'warm/floor', 'prom/floor', 'warm/floor1', 'warm/floorw',
@@ -225,6 +261,20 @@ def verdicts(layout, s):
                    f'(lower time while reading more: {mark(faster and more)})')
     else:
         out.append(f'vs peer at {n}: no peer figures')
+    for m in sorted(s):
+        e = s[m]['equal']
+        if not e:
+            continue
+        out.append(f'vs systemd-cgtop at {m}, equal data (controllers: {e["controllers"]}): '
+                   f'{e["equal"]:.1f} vs {e["peer"]:.1f} us/cgroup, ratio {fmt(e["equal_peer"], ".2f")} '
+                   f'(full data: {e["full"]:.1f}, ratio {fmt(e["full_peer"], ".2f")}); reading '
+                   f'{fmt(e["files"]["equal"], ".2f")} vs {fmt(e["files"]["cgtop"], ".2f")} files/cgroup '
+                   f'(cheaper per cgroup at equal data: {mark(e["equal"] < e["peer"])})')
+        pf = e['per_file']
+        out.append(f'per file read at {m}: cgacctd {fmt(pf["cgacctd"], ".2f")} us at full data '
+                   f'({fmt(e["files"]["cgacctd"], ".2f")} files/cgroup), '
+                   f'{fmt(pf["equal"], ".2f")} at equal data ({fmt(e["files"]["equal"], ".2f")}), '
+                   f'systemd-cgtop {fmt(pf["cgtop"], ".2f")} ({fmt(e["files"]["cgtop"], ".2f")})')
     d = big['dying']
     if d[0] != '-':
         out.append(f'dying cgroups after removing {d[0]}: {d[1]} without cgacctd, {d[2]} with '

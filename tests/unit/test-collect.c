@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "daemon/collector/collect.h"
+#include "daemon/collector/controllers/controller.h"
 #include "exporter/render.h"
 #include "test.h"
 
@@ -243,6 +244,75 @@ static void test_unmounted_controller_fails_its_collector_until_back(void)
 	free(root);
 }
 
+static void count_cpu_hierarchy_visits(void *userdata, const char *hierarchy, const char *path,
+				       uint64_t id, bool kept)
+{
+	if (strcmp(hierarchy, "cpu,cpuacct") == 0)
+		(*(unsigned *)userdata)++;
+}
+
+/* Every controller but memory skipped, or none: how often cpu,cpuacct was visited. */
+static unsigned collect_memory_only(const char *root, bool memory_only, unsigned *mounted,
+				    char **ret_text)
+{
+	unsigned visits = 0;
+	char *mi;
+	struct collect_options o = {
+	    .root = root,
+	    .on_visit = count_cpu_hierarchy_visits,
+	    .userdata = &visits,
+	    .mounted_controllers = mounted,
+	};
+	struct snapshot s;
+	struct strbuf out = {0};
+
+	ASSERT_TRUE(asprintf(&mi, "%s/mountinfo", root) >= 0);
+	o.mountinfo = mi;
+	for (size_t i = 0; memory_only && i < n_controllers; i++)
+		if (controllers[i] != &controller_memory)
+			o.skip_controllers |= 1u << i;
+	ASSERT_EQ(collect_snapshot(&o, &s), 0);
+	ASSERT_EQ(s.n_hierarchies, memory_only ? 2 : 3);
+	ASSERT_EQ(render_exposition(&s, &(struct render_options){.version = CGACCT_VERSION}, &out),
+		  0);
+	snapshot_free(&s);
+	free(mi);
+	*ret_text = out.buf;
+	return visits;
+}
+
+/*
+ * A v1 hierarchy where no selected controller applies is not walked, so
+ * its identity series and its cgroup count go; the others stay, and a
+ * skipped controller still counts as mounted.
+ */
+static void test_hierarchy_of_skipped_controllers_is_not_walked(void)
+{
+	char *root = fake_hybrid_tree(), *text;
+	unsigned mounted = 0;
+
+	ASSERT_EQ(collect_memory_only(root, false, NULL, &text), 2);
+	ASSERT_TRUE(has_line(text, "cgacct_cgroups{hierarchy=\"cpu,cpuacct\"} 2"));
+	free(text);
+
+	ASSERT_EQ(collect_memory_only(root, true, &mounted, &text), 0);
+	check_exposition(text);
+	ASSERT_TRUE(!strstr(text, "hierarchy=\"cpu,cpuacct\""));
+	ASSERT_TRUE(!strstr(text, "cgroup_cpu_usage_seconds_total{cgroup=\"/a\"} 6.020658061"));
+	ASSERT_TRUE(
+	    has_line(text, "cgroup_info{cgroup=\"/a\",hierarchy=\"memory\",serial=\"12\"} 1"));
+	ASSERT_TRUE(has_line(text, "cgroup_memory_limit_failures_total{cgroup=\"/a\"} 44003"));
+	ASSERT_TRUE(has_line(text, "cgacct_cgroups{hierarchy=\"memory\"} 3"));
+	ASSERT_TRUE(has_line(text, "cgacct_cgroups{hierarchy=\"unified\"} 2"));
+	ASSERT_TRUE(has_line(text, "cgacct_collector_success{collector=\"walk\"} 1"));
+	for (size_t i = 0; i < n_controllers; i++)
+		if (controllers[i] == &controller_cpuacct)
+			ASSERT_TRUE(mounted & (1u << i));
+	free(text);
+	tmpdir_remove(root);
+	free(root);
+}
+
 static size_t open_fds(void)
 {
 	DIR *d = opendir("/proc/self/fd");
@@ -403,6 +473,7 @@ int main(int argc, char **argv)
 	ASSERT_TRUE(argc >= 2);
 	RUN(test_hybrid_tree_merges_paths_and_v1_wins_duplicates);
 	RUN(test_unmounted_controller_fails_its_collector_until_back);
+	RUN(test_hierarchy_of_skipped_controllers_is_not_walked);
 	RUN(test_held_files_reread_and_closed_with_their_cgroup);
 	test_cgacctd_once_prints_the_same_exposition(argv[1]);
 	printf("ok test_cgacctd_once_prints_the_same_exposition\n");
