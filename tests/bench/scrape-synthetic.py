@@ -9,8 +9,10 @@ the fixture's mountinfo):
       cgroup holding the fixture files of that hierarchy's controllers.
 
 Every cgroup also gets an empty cgroup.procs (which cgacctd checks to tell
-a removed cgroup from an absent file) and a cgroup.serial, ascending and
-unique across hierarchies as the patched kernel gives them.
+a removed cgroup from an absent file); on v1 also a cgroup.serial,
+ascending and unique across hierarchies as the seed set's kernel gives
+them.  On v2 the identity is the cgroup ID, the inode number, which tmpfs
+too hands out in creation order.
 
     scrape-synthetic.py LAYOUT FIXTURE_DIR MOUNTINFO ROOT N
 """
@@ -44,9 +46,10 @@ for mount, mine in hierarchies:
         os.makedirs(path)
         with open(os.path.join(path, 'cgroup.procs'), 'wb'):
             pass
-        with open(os.path.join(path, 'cgroup.serial'), 'wb') as f:
-            f.write(f'{0 if i == 0 else serial}\n'.encode())
-        serial += 1
+        if layout == 'v1':
+            with open(os.path.join(path, 'cgroup.serial'), 'wb') as f:
+                f.write(f'{0 if i == 0 else serial}\n'.encode())
+            serial += 1
         for name, content in mine.items():
             if name != 'cgroup.serial':
                 with open(os.path.join(path, name), 'wb') as f:
