@@ -10,6 +10,19 @@ result() {
 	printf '%s: %s%s\n' "${status^^}" "$name" "${*:+ ($*)}"
 }
 
+# check NAME COMMAND...: records pass if COMMAND succeeds, else fail with
+# $detail as the reason; clears $detail either way.
+check() {
+	local name=$1
+	shift
+	if "$@"; then
+		result pass "$name"
+	else
+		result fail "$name" "${detail:-}"
+	fi
+	detail=
+}
+
 # Print "SUITE: N passed, N failed, N skipped" for the lines of one file.
 summarize() {
 	local label=$1 file=$2

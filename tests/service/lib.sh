@@ -126,18 +126,6 @@ status() {
 	curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@" "$url"
 }
 
-# check NAME CONDITION-COMMAND... [-- DETAIL]: records pass or fail.
-check() {
-	local name=$1
-	shift
-	if "$@"; then
-		result pass "$name"
-	else
-		result fail "$name" "${detail:-}"
-	fi
-	detail=
-}
-
 # metric_value FILE NAME: the value of an unlabelled sample.
 metric_value() {
 	awk -v n="$2" '$1 == n { print $2 }' "$1"
