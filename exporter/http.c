@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "exporter/auth.h"
@@ -336,8 +337,17 @@ void http_server_free(struct http_server *h)
 {
 	if (!h)
 		return;
-	for (size_t i = 0; i < h->n_daemons; i++)
+	for (size_t i = 0; i < h->n_daemons; i++) {
+		/* MHD_stop_daemon() shuts its listening socket down, and a
+		 * socket-activated one is shared with systemd, which would be
+		 * left with a dead socket for the next activation.  Quiesced,
+		 * the daemon hands the socket back to be merely closed. */
+		MHD_socket fd = MHD_quiesce_daemon(h->daemons[i]);
+
 		MHD_stop_daemon(h->daemons[i]);
+		if (fd != MHD_INVALID_SOCKET)
+			close(fd);
+	}
 	free(h->daemons);
 	pthread_rwlock_destroy(&h->lock);
 	free(h);

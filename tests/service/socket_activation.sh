@@ -17,6 +17,14 @@ test_socket_activation() {
 	check systemd/socket-activation-logged grep -q 'serving /metrics on socket-activated sockets' "$logs/socket-activation.log"
 	stop "$daemon"
 
+	# systemd keeps the socket when the daemon stops and activates the
+	# next one with it: the first daemon must leave it listening.
+	port=$(free_port)
+	/usr/bin/python3 "$here/activate-twice.py" "$port" "$bin" --mountinfo "$tree/mountinfo" \
+		--root "$tree" --listen 127.0.0.1:1 >"$out/twice" 2>"$logs/activate-twice.log"
+	detail=$(tr '\n' ' ' <"$out/twice")
+	check systemd/socket-survives-the-daemon grep -qx 'second 200' "$out/twice"
+
 	/usr/bin/python3 "$here/notify-listen.py" "$out/notify.sock" "$out/notify" &
 	local listener=$!
 	started+=("$listener")
