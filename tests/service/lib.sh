@@ -19,10 +19,6 @@ make_tree() {
 	echo "18 17 0:24 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw" >"$root/mountinfo"
 }
 
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 # start_daemon LOG TREE ARGS...: cgacctd on TREE; sets $pid.
 start_daemon() {
 	local log=$1 tree=$2

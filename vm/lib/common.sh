@@ -43,3 +43,20 @@ need_packages() {
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
+
+# A free TCP port on 127.0.0.1: the first at or above $1, or any the kernel
+# picks when there is no $1.
+free_port() {
+	python3 - "${1:-0}" <<'PY'
+import socket, sys
+port = int(sys.argv[1])
+while True:
+    with socket.socket() as s:
+        try:
+            s.bind(('127.0.0.1', port))
+            print(s.getsockname()[1])
+            break
+        except OSError:
+            port += 1
+PY
+}

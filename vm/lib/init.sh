@@ -16,8 +16,8 @@ mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 grep -q hugetlbfs /proc/filesystems && mount -t hugetlbfs hugetlbfs /dev/hugepages
 hostname guest
-stty -F /dev/ttyS1 raw -echo
-stty -F /dev/ttyS2 raw -echo
+. /etc/cgacct/job.sh
+job_ports
 
 ip link set lo up
 if [ -e /sys/class/net/eth0 ]; then
@@ -70,10 +70,5 @@ hybrid)
 esac
 export CGACCT_LAYOUT=$layout
 
-cd /
-sh /etc/cgacct/cmd >/dev/ttyS1 2>&1 </dev/null
-rc=$?
-printf '\n@@CGACCT-STATUS %d@@\n' "$rc" >/dev/ttyS1
-tar -C /out -cf /dev/ttyS2 .
-sync
+run_job
 reboot -f

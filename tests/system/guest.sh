@@ -1,0 +1,166 @@
+# Runs as root in the Debian guest (vm/guest --image debian), systemd as
+# PID 1, after tests/system/run has put its settings above this line:
+# DEB and DEB_UPGRADE (the package and the same package as the next
+# version, UPGRADE_VERSION) and PROM_URL (the host's Prometheus, which
+# scrapes this guest's port 19753).  Prints a PASS:, FAIL: or SKIP: line
+# per check; the host records them.
+set -u
+detail=
+check() {
+	local name=$1
+	shift
+	if "$@"; then
+		echo "PASS: $name${detail:+ ($detail)}"
+	else
+		echo "FAIL: $name${detail:+ ($detail)}"
+	fi
+	detail=
+}
+# until SECONDS CMD...: run CMD once a second until it succeeds.
+until_ok() {
+	local n=$1 i=0
+	shift
+	while [ $i -lt "$n" ]; do
+		"$@" && return 0
+		sleep 1
+		i=$((i + 1))
+	done
+	return 1
+}
+contains() { case $1 in *"$2"*) return 0 ;; esac; return 1; }
+scrape() { curl -sf --max-time 30 -o "${1:-/dev/null}" http://127.0.0.1:19753/metrics; }
+main_pid() { systemctl show -P MainPID cgacctd.service; }
+active() { systemctl is-active -q "$1"; }
+conf=/etc/cgacct/cgacctd.yml
+
+state=$(systemctl is-system-running --wait)
+detail="$state; failed: $(systemctl --failed --no-legend --plain | awk '{ print $1 }' | tr '\n' ' ')"
+check system/booted test "$state" = running
+
+# Install: the package's dependencies are in the image, so apt needs no
+# network; its maintainer scripts create the user and start the units.
+detail=$(apt-get install -y "$DEB" 2>&1 | tail -n 2 | tr '\n' ' ')
+check package/install dpkg-query -W cgacct
+line=$(getent passwd cgacct)
+uid=$(echo "$line" | cut -d: -f3)
+detail=$line
+check package/system-user test -n "$uid" -a "${uid:-1000}" -lt 1000 -a "${line##*:}" = /usr/sbin/nologin
+for unit in cgacctd.service cgacctd.socket; do
+	detail=$(systemctl is-enabled "$unit" 2>&1)
+	check "package/enabled/$unit" test "$detail" = enabled
+done
+detail=$(systemctl show -P ActiveState cgacctd.service)
+check service/started-on-install until_ok 60 active cgacctd.service
+
+# Type=notify: systemd took the daemon's READY=1 and its STATUS= line.
+detail="Type=$(systemctl show -P Type cgacctd.service), StatusText=$(systemctl show -P StatusText cgacctd.service)"
+check service/notify-ready test "$(systemctl show -P Type cgacctd.service)" = notify \
+	-a -n "$(systemctl show -P StatusText cgacctd.service)"
+
+check service/scrape scrape /tmp/first
+detail="$(grep -c '^cgroup_' /tmp/first) cgroup_* samples"
+check service/exports-the-systemd-tree \
+	grep -q '^cgroup_cpu_usage_seconds_total{cgroup="/system.slice/cgacctd.service"' /tmp/first
+check service/exports-init-scope grep -q '^cgroup_cpu_usage_seconds_total{cgroup="/init.scope"' /tmp/first
+
+# The process as systemd started it: its own user, no capabilities,
+# NoNewPrivs, a seccomp filter.
+pid=$(main_pid)
+status=/proc/$pid/status
+detail=$(grep -E '^(Uid|Gid|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' "$status" | tr -s '\t\n' '  ')
+check service/runs-as-cgacct awk -v u="$uid" '$1 == "Uid:" { exit !($2 == u && $3 == u && $4 == u && $5 == u) }' "$status"
+check service/no-capabilities awk '/^Cap(Inh|Prm|Eff|Bnd|Amb):/ && $2 !~ /^0+$/ { bad = 1 } END { exit bad }' "$status"
+check service/no-new-privileges grep -q '^NoNewPrivs:[[:space:]]*1$' "$status"
+check service/seccomp-filter grep -q '^Seccomp:[[:space:]]*2$' "$status"
+level=$(systemd-analyze security cgacctd.service 2>&1 | sed -n 's/.*Overall exposure level for cgacctd.service: \([0-9.]*\).*/\1/p')
+detail="exposure level ${level:-not found}"
+check service/security-exposure-at-most-1.5 awk -v l="${level:-99}" 'BEGIN { exit !(l <= 1.5) }'
+
+# The host's Prometheus scrapes this guest through QEMU's port forward.
+host_up() {
+	curl -sf "$PROM_URL/api/v1/query" --data-urlencode 'query=up{job="cgacct"} == 1' | grep -q '"value"'
+}
+check prometheus/target-up until_ok 120 host_up
+detail=$(curl -sf "$PROM_URL/api/v1/query" --data-urlencode \
+	'query=count(cgroup_cpu_usage_seconds_total{job="cgacct",cgroup=~"/system.slice/.+"})' |
+	grep -o '"value":\[[^]]*\]')
+check prometheus/has-system-slice test -n "$detail"
+
+# Socket activation: with the service stopped, systemd (PID 1) still holds
+# the port, and a scrape starts a new daemon on that socket.  (The host's
+# Prometheus, scraping every 2 s, may be the one that does.)
+before=$(main_pid)
+systemctl stop cgacctd.service 2>/dev/null
+detail=$(ss -Hltnp 'sport = :19753' | tr -s ' \n' '  ')
+check socket/pid1-holds-port-while-stopped contains "$detail" 'pid=1,'
+check socket/scrape-served scrape /tmp/activated
+detail="MainPID $before -> $(main_pid)"
+check socket/started-a-new-daemon test "$(main_pid)" != "$before" -a "$(main_pid)" != 0
+detail=$(systemctl show -P StatusText cgacctd.service)
+check socket/serves-the-socket-it-was-given contains "$detail" socket-activated
+
+# The watchdog: a daemon that stops answering (SIGSTOP) is killed and
+# restarted within WatchdogSec, and scrapes resume.
+before=$(main_pid)
+restarts=$(systemctl show -P NRestarts cgacctd.service)
+# (A MainPID of 0 would make it "kill -STOP 0": this whole job.)
+[ "$before" -gt 0 ] && kill -STOP "$before"
+start=$(date +%s)
+restarted() { [ "$(main_pid)" != "$before" ] && [ "$(main_pid)" != 0 ] && active cgacctd.service; }
+until_ok 120 restarted
+took=$(($(date +%s) - start))
+detail="restarted after $took s, WatchdogSec=$(systemctl show -P WatchdogUSec cgacctd.service)"
+check watchdog/restarts-hung-daemon test "$(systemctl show -P NRestarts cgacctd.service)" -gt "$restarts"
+detail=$(journalctl -u cgacctd.service --no-pager -o cat | grep -i 'watchdog timeout' | tail -n 1)
+check watchdog/journal-says-why test -n "$detail"
+check watchdog/scrapes-resume until_ok 30 scrape
+
+# Reload applies an edited configuration without a restart.
+cp "$conf" /tmp/cgacctd.yml.orig
+pid=$(main_pid)
+sed -i 's/^naming: native$/naming: cadvisor/' "$conf"
+detail=$(systemctl reload cgacctd.service 2>&1)
+check reload/succeeds test $? -eq 0
+scrape /tmp/reloaded
+check reload/applies grep -q '^container_cpu_usage_seconds_total{' /tmp/reloaded
+detail="MainPID $pid -> $(main_pid)"
+check reload/same-process test "$(main_pid)" = "$pid"
+
+# A broken edit: reload fails, the journal names file:line:col, and the
+# daemon keeps serving the configuration it had.
+printf 'per_cpu: maybe\n' >>"$conf"
+bad_line=$(wc -l <"$conf")
+systemctl reload cgacctd.service 2>/dev/null
+check reload/broken-edit-fails test $? -ne 0
+detail=$(journalctl -u cgacctd.service --no-pager -o cat | grep "$conf:$bad_line:" | tail -n 1)
+check reload/journal-names-file-line-col test -n "$detail"
+scrape /tmp/after-bad
+check reload/old-config-keeps-serving grep -q '^container_cpu_usage_seconds_total{' /tmp/after-bad
+detail="MainPID $pid -> $(main_pid)"
+check reload/broken-edit-keeps-process test "$(main_pid)" = "$pid"
+cp /tmp/cgacctd.yml.orig "$conf"
+systemctl reload cgacctd.service
+
+# Upgrade: an edited conffile stays, the service restarts on the new
+# version.
+echo '# edited on this host' >>"$conf"
+pid=$(main_pid)
+detail=$(apt-get install -y "$DEB_UPGRADE" 2>&1 | tail -n 2 | tr '\n' ' ')
+check upgrade/installs test "$(dpkg-query -W -f='${Version}' cgacct)" = "$UPGRADE_VERSION"
+check upgrade/keeps-edited-conffile grep -qx '# edited on this host' "$conf"
+detail="MainPID $pid -> $(main_pid)"
+check upgrade/restarts-service test "$(main_pid)" != "$pid" -a "$(main_pid)" != 0
+check upgrade/serves until_ok 30 scrape
+
+# Purge leaves no file of the package and no unit behind.
+dpkg -L cgacct >/tmp/files
+detail=$(apt-get purge -y cgacct 2>&1 | tail -n 2 | tr '\n' ' ')
+check purge/succeeds test -z "$(dpkg-query -W -f='${Status}' cgacct 2>/dev/null | grep -v not-installed)"
+left=$(while read -r f; do [ -d "$f" ] || [ ! -e "$f" ] || echo "$f"; done </tmp/files)
+left+=$(find /etc/cgacct /etc/systemd/system -name 'cgacct*' 2>/dev/null)
+detail=$(echo $left)
+check purge/leaves-no-file test -z "$left"
+detail=$(systemctl show -P LoadState cgacctd.service)
+check purge/units-gone test "$detail" = not-found
+closed() { ! scrape; }
+check purge/port-closed closed
