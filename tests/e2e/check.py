@@ -7,10 +7,16 @@ one line per check:
 
   check.py single LAYOUT PROM_URL STATE ART INTERVAL
       one guest of LAYOUT: target, CPU, load, throttling, memory limit
-      failures, disk writes, alerts, every Grafana and console query, and
-      the pages rendered by headless Chromium (PNGs and DOMs kept in ART)
+      failures, disk writes, alerts and their notifications, every Grafana
+      and console query, and the pages rendered by headless Chromium (PNGs
+      and DOMs kept in ART)
+  check.py debian PROM_URL STATE ART INTERVAL
+      `vm/up --image debian`: the systemd host's tree and the limits
+      systemd set exported, the alerts' notifications fire and resolve
+      (tests/e2e/debian_host.py)
   check.py multi LAYOUT PROM_URL STATE ART GUESTS
-      GUESTS targets up in the one Prometheus, with distinct instances
+      GUESTS targets up in the one Prometheus, with distinct instances; a
+      silence on guest-2 holds back its notification, not guest-1's
 
 STATE is vm/up's state folder; its file `guests` has "NAME PORT DEMO_PORT".
 Standard library only (plus the query extraction of tests/dashboards/check.py,
@@ -103,9 +109,9 @@ def load_dashboards_check():
 
 # ---------------------------------------------------------------- HTTP
 
-def get(url, timeout=15, data=None):
+def get(url, timeout=15, data=None, headers=None):
     try:
-        with OPENER.open(url, data=data, timeout=timeout) as r:
+        with OPENER.open(urllib.request.Request(url, data=data, headers=headers or {}), timeout=timeout) as r:
             return r.status, r.read().decode(errors="replace")
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode(errors="replace")
@@ -190,18 +196,20 @@ class Run:
     def n(self, name):
         return f"{self.layout}/{name}"
 
-    def target(self):
+    def target(self, want=None, what="demo-groups"):
+        """The target is up with the cgroups `want` (default: the demo
+        tree) and the rules are healthy."""
         up, waited = wait("target up", 90, lambda: self.prom.by(f'up{{job="cgacct",{self.sel}}} == 1', "instance"))
         report("pass" if up else "fail", self.n("target/up"),
                f"{self.instance} up after {waited:.0f} s" if up else f"{self.instance} not up within 90 s")
         if not up:
             return False
-        want = {"/", "/demo"} | {f"/demo/{g}" for g in DEMO}
-        seen, _ = wait("demo groups", 30, lambda: want <= set(self.prom.by(f"cgroup_info{{{self.sel}}}")) and
+        want = want or {"/", "/demo"} | {f"/demo/{g}" for g in DEMO}
+        seen, _ = wait(what, 60, lambda: want <= set(self.prom.by(f"cgroup_info{{{self.sel}}}")) and
                        set(self.prom.by(f"cgroup_info{{{self.sel}}}")))
         missing = sorted(want - set(seen or {}))
-        report("fail" if missing else "pass", self.n("target/demo-groups"),
-               f"missing {missing}" if missing else f"{len(seen)} cgroups, every demo group among them")
+        report("fail" if missing else "pass", self.n(f"target/{what}"),
+               f"missing {missing}" if missing else f"{len(seen)} cgroups, {', '.join(sorted(want))} among them")
         rules = self.prom.api("/api/v1/rules")["groups"]
         bad = [f"{r['name']}: {r.get('lastError')}" for g in rules for r in g["rules"] if r.get("health") not in ("ok", "unknown")]
         report("fail" if bad or not rules else "pass", self.n("rules/healthy"),
@@ -717,6 +725,7 @@ def single(layout, base, state, art, interval):
     run.memory()
     run.disk()
     run.alerts()
+    notifications.check_firing(run, MUST_FIRE)
     # The queries and pages after the alerts, so that ALERTS has data and
     # the pages show them.
     run.grafana(dash)
@@ -729,6 +738,7 @@ def single(layout, base, state, art, interval):
 def multi(layout, base, state, art, count):
     prom = Prom(base)
     want = {f"127.0.0.1:{port}" for _, port, _ in guests(state)}
+    notifications.check_silence(f"{layout}x{count}", base, state, art)
 
     def all_up():
         up = prom.by('up{job="cgacct"} == 1', "instance")
@@ -753,8 +763,14 @@ def multi(layout, base, state, art, count):
 
 
 if __name__ == "__main__":
+    # notifications.py imports from this module: let it find this run of it.
+    sys.modules.setdefault("check", sys.modules["__main__"])
+    import notifications
     if len(sys.argv) == 7 and sys.argv[1] == "single":
         single(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]))
+    elif len(sys.argv) == 6 and sys.argv[1] == "debian":
+        import debian_host
+        debian_host.check(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
     elif len(sys.argv) == 7 and sys.argv[1] == "multi":
         multi(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]))
     else:

@@ -5,6 +5,8 @@
 #
 #   demo-tree.sh start     stop whatever runs, then build the tree and start
 #   demo-tree.sh stop      kill the workloads and remove the tree
+#   demo-tree.sh stop GROUP    kill the workload of /demo/GROUP only; the
+#                        group stays, idle, as a finished job's would
 #   demo-tree.sh hierarchies   print the mount point of every cgroup hierarchy
 #
 # The tree, the same path in every mounted hierarchy (v1, v2 or hybrid):
@@ -132,7 +134,7 @@ launch() {
 		*) "$@" ;;
 		esac
 	) >>"$state/$group.log" 2>&1 &
-	echo $! >>"$state/pids"
+	echo "$group $!" >>"$state/pids"
 }
 
 disk_writer() {
@@ -203,21 +205,31 @@ remove_group() {
 	done
 }
 
+# kill_workloads [GROUP]: kills the workloads of GROUP (default: all).
+kill_workloads() {
+	[ -f "$state/pids" ] || return 0
+	# the launchers' subshells exec'd their workloads; disk_writer's did not
+	while read -r g p; do
+		[ -z "${1:-}" ] || [ "$g" = "$1" ] || continue
+		pkill -KILL -P "$p" 2>/dev/null
+		kill -KILL "$p" 2>/dev/null
+	done <"$state/pids"
+}
+
 stop() {
-	if [ -f "$state/pids" ]; then
-		# the launchers' subshells exec'd their workloads; disk_writer's did not
-		for p in $(cat "$state/pids"); do
-			pkill -KILL -P "$p" 2>/dev/null
-			kill -KILL "$p" 2>/dev/null
-		done
-		rm -f "$state/pids"
-	fi
+	kill_workloads
+	rm -f "$state/pids"
 	remove_group /demo
+}
+
+stop_group() {
+	case " $groups " in *" $1 "*) ;; *) die "no demo group '$1' (one of: $groups)" ;; esac
+	kill_workloads "$1"
 }
 
 case "${1:-}" in
 start) start ;;
-stop) stop ;;
+stop) if [ $# -gt 1 ]; then stop_group "$2"; else stop; fi ;;
 hierarchies) hierarchies ;;
-*) die "usage: demo-tree.sh start|stop|hierarchies" ;;
+*) die "usage: demo-tree.sh start|stop [GROUP]|hierarchies" ;;
 esac
