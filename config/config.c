@@ -74,6 +74,7 @@ struct config *config_default(void)
 	c->controllers = CONFIG_CONTROLLER_ALL;
 	c->keep_open_files = CONFIG_KEEP_OPEN_FILES_DEFAULT;
 	c->naming = CONFIG_NAMING_NATIVE;
+	c->gzip_level = CONFIG_GZIP_LEVEL_DEFAULT;
 	c->log_level = LOG_INFO;
 	return TAKE_PTR(c);
 }
@@ -113,7 +114,7 @@ bool config_equal(const struct config *a, const struct config *b)
 	       a->controllers == b->controllers && a->per_cpu == b->per_cpu &&
 	       a->min_interval_usec == b->min_interval_usec && a->max_series == b->max_series &&
 	       a->keep_open_files == b->keep_open_files && a->naming == b->naming &&
-	       a->log_level == b->log_level;
+	       a->gzip_level == b->gzip_level && a->log_level == b->log_level;
 }
 
 bool config_cgroup_selected(const struct config *c, const char *path)
@@ -239,6 +240,20 @@ static int parse_naming(struct yconf *y, const char *key, yaml_node_t *value, vo
 	return r;
 }
 
+static int parse_gzip_level(struct yconf *y, const char *key, yaml_node_t *value, void *field)
+{
+	unsigned level;
+	int r = yconf_parse_uint(y, key, value, &level);
+
+	if (r < 0)
+		return r;
+	if (level > CONFIG_GZIP_LEVEL_MAX)
+		return yconf_error(y, value, "%s: %u is out of range: 0 (no compression) to %u",
+				   key, level, CONFIG_GZIP_LEVEL_MAX);
+	*(unsigned *)field = level;
+	return 0;
+}
+
 static int parse_log_level(struct yconf *y, const char *key, yaml_node_t *value, void *field)
 {
 	return yconf_enum(y, key, value, log_level_names, ELEMENTSOF(log_level_names), field);
@@ -266,6 +281,7 @@ static const struct yconf_key config_keys[] = {
     {"max_series", yconf_parse_u64, FIELD(max_series)},
     {"keep_open_files", yconf_parse_u64, FIELD(keep_open_files)},
     {"naming", parse_naming, FIELD(naming)},
+    {"gzip_level", parse_gzip_level, FIELD(gzip_level)},
     {"web_config_file", parse_web_config_file, FIELD(web_config_file)},
     {"log_level", parse_log_level, FIELD(log_level)},
 };

@@ -29,6 +29,13 @@
 #define CONFIG_KEEP_OPEN_FILES_DEFAULT 10000
 
 /*
+ * gzip_level: 1, the cheapest, is what a Prometheus scraping every few
+ * seconds should cost; 9 as gzip(1) -9; 0 never compresses.
+ */
+#define CONFIG_GZIP_LEVEL_DEFAULT 1
+#define CONFIG_GZIP_LEVEL_MAX	  9
+
+/*
  * One bit per controller name accepted in `controllers:`. io and pressure
  * exist only on cgroup2, cpuacct and blkio only on v1; the program layer
  * matches these names to the collector's readers.
@@ -63,6 +70,7 @@ struct config {
 	uint64_t max_series;	    /* 0 = no cap */
 	uint64_t keep_open_files;   /* cgroup files held open between collections */
 	enum config_naming naming;
+	unsigned gzip_level;	/* for scrapes that accept gzip; 0: answer them plain */
 	char *web_config_file;	/* relative to the config file; NULL = plain HTTP */
 	struct web_config *web; /* loaded from web_config_file, NULL without one */
 	int log_level;		/* syslog priority, LOG_ERR..LOG_DEBUG */

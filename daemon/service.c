@@ -128,6 +128,7 @@ static void configure_scrape(struct service *s, const struct config *c)
 	    .min_interval_usec = c->min_interval_usec,
 	    .max_series = c->max_series,
 	    .naming = selection_naming(c),
+	    .gzip_level = c->gzip_level,
 	};
 
 	scrape_configure(s->scrape, &settings);

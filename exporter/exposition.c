@@ -88,7 +88,7 @@ const struct snapshot *exposition_snapshot(const struct exposition *e)
 	return &e->snap;
 }
 
-int exposition_body_new(struct exposition *e, enum render_format f, bool gzip,
+int exposition_body_new(struct exposition *e, enum render_format f, unsigned gzip_level,
 			struct exposition_body **ret)
 {
 	struct render_options o = e->options;
@@ -99,8 +99,8 @@ int exposition_body_new(struct exposition *e, enum render_format f, bool gzip,
 		return -ENOMEM;
 	o.format = f;
 	r = render_stream_new(&e->snap, &o, &b->render);
-	if (r >= 0 && gzip)
-		r = gzip_new(&b->gzip);
+	if (r >= 0 && gzip_level > 0)
+		r = gzip_new(gzip_level, &b->gzip);
 	if (r < 0) {
 		render_stream_free(b->render);
 		free(b);

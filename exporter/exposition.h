@@ -25,11 +25,12 @@ const struct snapshot *exposition_snapshot(const struct exposition *e);
 
 /*
  * A body of e, read in pieces with exposition_body_read(): the bytes
- * written to buf (at most max), 0 at the end, or -errno. The body holds a
- * reference to e until freed.
+ * written to buf (at most max), 0 at the end, or -errno. gzip_level 0 is
+ * plain text, others are gzip_new()'s. The body holds a reference to e
+ * until freed.
  */
 struct exposition_body;
-int exposition_body_new(struct exposition *e, enum render_format f, bool gzip,
+int exposition_body_new(struct exposition *e, enum render_format f, unsigned gzip_level,
 			struct exposition_body **ret);
 ssize_t exposition_body_read(struct exposition_body *b, char *buf, size_t max);
 void exposition_body_free(struct exposition_body *b);

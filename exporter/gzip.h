@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * gzip (RFC 1952) framing with zlib. Prometheus decodes a body only when
- * Content-Encoding is exactly "gzip", so zlib's raw "deflate" stream is of
- * no use to it.
+ * gzip (RFC 1952) framing, one member per body. Prometheus decodes a body
+ * only when Content-Encoding is exactly "gzip", so a raw "deflate" stream
+ * is of no use to it; and curl, like other HTTP clients, reads only the
+ * first member of a gzip stream, so a body is never split into several.
+ *
+ * Level 1, the default, is ISA-L's igzip: it compresses an exposition at
+ * about the ratio of zlib's level 1 for a fraction of its instructions
+ * (tests/bench/README.md, "gzip levels"). Levels 2 to 9 are zlib's, for
+ * operators who pay for bytes on the wire more than for CPU.
  */
 #pragma once
 
@@ -10,9 +16,13 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#define GZIP_LEVEL_DEFAULT 1
+#define GZIP_LEVEL_MAX	   9
+
 struct gzip;
 
-int gzip_new(struct gzip **ret);
+/* level: 1 to GZIP_LEVEL_MAX; -EINVAL for others. */
+int gzip_new(unsigned level, struct gzip **ret);
 /*
  * Compresses from *in (advanced past what was taken) into out, up to cap
  * bytes; returns the bytes written or -errno. With last, *in is the end of

@@ -109,8 +109,9 @@ static enum MHD_Result serve_metrics(struct http_server *h, struct MHD_Connectio
 {
 	enum render_format f = negotiate_format(
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
-	bool gzip = negotiate_gzip(
-	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+	const char *encodings =
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	unsigned gzip_level = negotiate_gzip(encodings) ? scrape_gzip_level(h->scrape) : 0;
 	struct MHD_Response *resp;
 	struct exposition_body *body;
 	struct exposition *e;
@@ -119,7 +120,7 @@ static enum MHD_Result serve_metrics(struct http_server *h, struct MHD_Connectio
 	r = scrape_get(h->scrape, &e);
 	if (r < 0)
 		return respond_error(h, c, "collection failed", r);
-	r = exposition_body_new(e, f, gzip, &body);
+	r = exposition_body_new(e, f, gzip_level, &body);
 	exposition_unref(e);
 	if (r < 0)
 		return respond_error(h, c, "rendering failed", r);
@@ -134,7 +135,7 @@ static enum MHD_Result serve_metrics(struct http_server *h, struct MHD_Connectio
 				    textformat_content_type(f)) != MHD_YES ||
 	    MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding") !=
 		MHD_YES ||
-	    (gzip &&
+	    (gzip_level > 0 &&
 	     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip") != MHD_YES)) {
 		MHD_destroy_response(resp);
 		return MHD_NO;

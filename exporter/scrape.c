@@ -14,6 +14,7 @@
 
 #include "base/clock.h"
 #include "base/util.h"
+#include "exporter/gzip.h"
 #include "exporter/scrape.h"
 
 struct scrape {
@@ -41,6 +42,7 @@ int scrape_new(scrape_collect_fn collect, void *userdata, const char *version, s
 	s->collect = collect;
 	s->userdata = userdata;
 	s->version = version;
+	s->settings.gzip_level = GZIP_LEVEL_DEFAULT;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->done, NULL);
 	*ret = s;
@@ -62,6 +64,16 @@ void scrape_configure(struct scrape *s, const struct scrape_settings *settings)
 	pthread_mutex_lock(&s->lock);
 	s->settings = *settings;
 	pthread_mutex_unlock(&s->lock);
+}
+
+unsigned scrape_gzip_level(struct scrape *s)
+{
+	unsigned level;
+
+	pthread_mutex_lock(&s->lock);
+	level = s->settings.gzip_level;
+	pthread_mutex_unlock(&s->lock);
+	return level;
 }
 
 struct scrape_stats *scrape_stats(struct scrape *s)

@@ -20,6 +20,7 @@ struct scrape_settings {
 	uint64_t min_interval_usec; /* 0: every scrape not overlapping another collects */
 	uint64_t max_series;	    /* render_options.max_series */
 	enum render_naming naming;  /* render_options.naming */
+	unsigned gzip_level;	    /* 0: never compress; else gzip_new()'s level */
 };
 
 struct scrape;
@@ -29,6 +30,9 @@ void scrape_free(struct scrape *s);
 
 /* Applies to collections started afterwards; safe while scrapes run. */
 void scrape_configure(struct scrape *s, const struct scrape_settings *settings);
+
+/* The gzip level a scrape that accepts gzip gets its body in now; 0: plain. */
+unsigned scrape_gzip_level(struct scrape *s);
 
 /* A reference to a current exposition; release it with exposition_unref(). */
 int scrape_get(struct scrape *s, struct exposition **ret);

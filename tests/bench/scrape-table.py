@@ -296,6 +296,22 @@ def worst_ratio(summaries, key, label):
         print(f'{label} cgacctd/floor at {worst[2]} cgroups: {worst[0]:.2f} ({each})')
 
 
+def gzip_levels(rows):
+    """The cost of each gzip_level against the bytes it sends (scrape-callgrind)."""
+    if not rows:
+        return
+    rows = [tuple(int(v) for v in row) for row in rows]
+    base = rows[0][3] / rows[0][1]
+    print(f'gzip levels on a synthetic 1,000-cgroup v2 body of {rows[0][1] / 2**20:.2f} MiB '
+          f'(callgrind, compression alone):')
+    print(f'{"level":>5} {"instr/byte":>10} {"vs level 1":>10} {"out KiB":>8} {"ratio":>6}')
+    for level, size, out, instructions in rows:
+        per_byte = instructions / size
+        print(f'{level:>5} {per_byte:>10.1f} {per_byte / base:>10.2f} {out / 1024:>8.0f} '
+              f'{size / out:>6.1f}')
+    print()
+
+
 def main():
     summaries = {}
     callgrind = None
@@ -309,11 +325,14 @@ def main():
     for layout, s in summaries.items():
         if s:
             verdicts(layout, s)
-    for _, layout, n, collect, render in callgrind or []:
+    for kind, layout, n, collect, render in callgrind or []:
+        if kind != 'callgrind':
+            continue
         n, collect, render = int(n), int(collect), int(render)
         print(f'callgrind, synthetic {n}-cgroup {layout} tree: collect {collect:,} + render '
               f'{render:,} = {collect + render:,} instructions '
               f'({(collect + render) / (n + 1):,.0f} per cgroup)')
+    gzip_levels([row[1:] for row in callgrind or [] if row[0] == 'gzip'])
     # The uncompressed ratio, then last what Prometheus pays: its own request.
     for key, label in (('warm_floor', 'warm'), ('prom_floor', 'gzip warm')):
         worst_ratio(summaries, key, label)

@@ -61,6 +61,7 @@ static void test_default_file_equals_embedded_default(void)
 	ASSERT_EQ_U64(d->keep_open_files, CONFIG_KEEP_OPEN_FILES_DEFAULT);
 	ASSERT_EQ_U64(d->min_interval_usec, 0);
 	ASSERT_EQ(d->naming, CONFIG_NAMING_NATIVE);
+	ASSERT_EQ(d->gzip_level, CONFIG_GZIP_LEVEL_DEFAULT);
 	ASSERT_EQ(d->log_level, LOG_INFO);
 	ASSERT_TRUE(d->web_config_file == NULL && d->web == NULL);
 	config_free(d);
@@ -77,6 +78,9 @@ static void test_equal_tells_configs_apart(void)
 	ASSERT_TRUE(!config_equal(d, c));
 	config_free(c);
 	c = load("include: [/**, /a]\n");
+	ASSERT_TRUE(!config_equal(d, c));
+	config_free(c);
+	c = load("gzip_level: 9\n");
 	ASSERT_TRUE(!config_equal(d, c));
 	config_free(c);
 	config_free(d);
@@ -111,6 +115,7 @@ static void test_full_file_sets_every_key(void)
 	ASSERT_EQ_U64(c->max_series, 100000);
 	ASSERT_EQ_U64(c->keep_open_files, 250);
 	ASSERT_EQ(c->naming, CONFIG_NAMING_CADVISOR);
+	ASSERT_EQ(c->gzip_level, 0);
 	ASSERT_EQ(c->log_level, LOG_DEBUG);
 	/* Relative to the config file, and loaded along with it. */
 	ASSERT_STREQ(c->web_config_file, web);
@@ -193,6 +198,10 @@ static void test_wrong_type_is_an_error(void)
 		     NAME ":1:12: max_depth: expected a non-negative integer, got \"-1\"");
 	assert_error("max_depth: 4294967296\n",
 		     NAME ":1:12: max_depth: \"4294967296\" is out of range");
+	assert_error("log_level: info\ngzip_level: 10\n",
+		     NAME ":2:13: gzip_level: 10 is out of range: 0 (no compression) to 9");
+	assert_error("gzip_level: fast\n",
+		     NAME ":1:13: gzip_level: expected a non-negative integer, got \"fast\"");
 	assert_error("exclude:\n  - [a]\n", NAME ":2:5: exclude: expected a string, got a list");
 	assert_error("per_cpu: yes\n", NAME ":1:10: per_cpu: expected true or false, got \"yes\"");
 	assert_error("per_cpu:\n",

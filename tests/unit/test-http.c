@@ -18,6 +18,7 @@
 #include "base/strbuf.h"
 #include "config/error.h"
 #include "config/webconfig.h"
+#include "exporter/gzip.h"
 #include "exporter/http.h"
 #include "exporter/landing.h"
 #include "exporter/scrape.h"
@@ -67,7 +68,8 @@ static int collect(void *userdata, struct snapshot *ret)
 /* A server on a loopback port of its own; later scrapes within a minute share one collection. */
 static void server_start(struct server *srv, int collect_result)
 {
-	const struct scrape_settings settings = {.min_interval_usec = 60 * 1000000ull};
+	const struct scrape_settings settings = {.min_interval_usec = 60 * 1000000ull,
+						 .gzip_level = GZIP_LEVEL_DEFAULT};
 	const struct http_options o = {
 	    .threads = 2,
 	    .connection_limit = 16,
@@ -323,6 +325,23 @@ static void test_gzip_when_asked_inflates_to_the_plain_body(void)
 	server_stop(&srv);
 }
 
+/* gzip_level 0: Prometheus asks for gzip on every scrape and gets plain text. */
+static void test_gzip_level_0_answers_plain(void)
+{
+	const struct scrape_settings plain_only = {.min_interval_usec = 60 * 1000000ull};
+	struct server srv;
+	struct response resp;
+
+	server_start(&srv, 0);
+	scrape_configure(srv.scrape, &plain_only);
+	resp = get(&srv, "/metrics", "Accept-Encoding: gzip\r\n");
+	ASSERT_EQ(resp.status, 200);
+	assert_no_header(&resp, "Content-Encoding");
+	ASSERT_TRUE(strstr(resp.body, ROOT_CPU_SAMPLE) != NULL);
+	response_done(&resp);
+	server_stop(&srv);
+}
+
 static void test_unknown_paths_are_404(void)
 {
 	static const char *const paths[] = {"/nope", "/metrics/", "/metricsx", "/metrics%00x",
@@ -533,6 +552,7 @@ int main(void)
 	RUN(test_metrics_default_to_the_text_format);
 	RUN(test_prometheus_accept_header_gets_openmetrics);
 	RUN(test_gzip_when_asked_inflates_to_the_plain_body);
+	RUN(test_gzip_level_0_answers_plain);
 	RUN(test_unknown_paths_are_404);
 	RUN(test_other_methods_are_405_with_allow);
 	RUN(test_head_has_the_headers_of_get_and_no_body);

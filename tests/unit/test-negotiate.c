@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Content negotiation from Accept and Accept-Encoding, and gzip framing. */
 
+#include <errno.h>
+
 #include "exporter/gzip.h"
 #include "exporter/negotiate.h"
 #include "test.h"
@@ -52,14 +54,14 @@ static void test_gzip_when_accepted_with_nonzero_weight(void)
 }
 
 /* The text fed in pieces and read out through a small buffer, as HTTP does. */
-static void test_gzip_output_round_trips_through_zlib(void)
+static void round_trip(unsigned level)
 {
 	static const char text[] = "cgroup_cpu_usage_seconds_total{cgroup=\"/\"} 1\n";
 	char z[256], out[256];
 	size_t zlen = 0;
 	struct gzip *g;
 
-	ASSERT_EQ(gzip_new(&g), 0);
+	ASSERT_EQ(gzip_new(level, &g), 0);
 	for (size_t fed = 0; fed < sizeof(text) - 1; fed += 10) {
 		const char *in = text + fed;
 		size_t left = sizeof(text) - 1 - fed < 10 ? sizeof(text) - 1 - fed : 10;
@@ -87,11 +89,22 @@ static void test_gzip_output_round_trips_through_zlib(void)
 	ASSERT_TRUE(memcmp(out, text, sizeof(text) - 1) == 0);
 }
 
+/* Level 1 is igzip's, the others zlib's: each makes gzip that zlib inflates. */
+static void test_gzip_output_round_trips_at_every_level(void)
+{
+	struct gzip *g;
+
+	for (unsigned level = 1; level <= GZIP_LEVEL_MAX; level++)
+		round_trip(level);
+	ASSERT_EQ(gzip_new(0, &g), -EINVAL);
+	ASSERT_EQ(gzip_new(GZIP_LEVEL_MAX + 1, &g), -EINVAL);
+}
+
 int main(void)
 {
 	RUN(test_prometheus_accept_header_gets_openmetrics);
 	RUN(test_text_format_is_the_default_and_wins_ties);
 	RUN(test_gzip_when_accepted_with_nonzero_weight);
-	RUN(test_gzip_output_round_trips_through_zlib);
+	RUN(test_gzip_output_round_trips_at_every_level);
 	return 0;
 }

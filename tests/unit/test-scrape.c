@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "exporter/gzip.h"
 #include "exporter/scrape.h"
 #include "test.h"
 
@@ -154,14 +155,15 @@ static void test_failed_collection_is_shared_but_not_cached(void)
 }
 
 /* A whole body, read through a buffer far smaller than it, as MHD reads it. */
-static char *read_body(struct exposition *e, enum render_format f, bool gzip, size_t *ret_len)
+static char *read_body(struct exposition *e, enum render_format f, unsigned gzip_level,
+		       size_t *ret_len)
 {
 	struct exposition_body *b;
 	struct strbuf out = {0};
 	char buf[7];
 	ssize_t n;
 
-	ASSERT_EQ(exposition_body_new(e, f, gzip, &b), 0);
+	ASSERT_EQ(exposition_body_new(e, f, gzip_level, &b), 0);
 	while ((n = exposition_body_read(b, buf, sizeof(buf))) > 0)
 		strbuf_append(&out, buf, (size_t)n);
 	ASSERT_EQ(n, 0);
@@ -219,20 +221,23 @@ static void test_bodies_stream_whole_in_every_variant(void)
 
 	ASSERT_EQ(scrape_new(fake_collect, &f, "1", &s), 0);
 	ASSERT_EQ(scrape_get(s, &e), 0);
-	text1 = read_body(e, RENDER_TEXT, false, &len1);
-	text2 = read_body(e, RENDER_TEXT, false, &len2);
+	text1 = read_body(e, RENDER_TEXT, 0, &len1);
+	text2 = read_body(e, RENDER_TEXT, 0, &len2);
 	ASSERT_TRUE(len1 == len2 && len1 == strlen(text1) && strcmp(text1, text2) == 0);
-	om = read_body(e, RENDER_OPENMETRICS, false, &om_len);
+	om = read_body(e, RENDER_OPENMETRICS, 0, &om_len);
 	ASSERT_TRUE(om_len > 6 && strcmp(om + om_len - 6, "# EOF\n") == 0);
 	ASSERT_TRUE(strstr(text1, "cgacct_collections_total 1\n") != NULL);
-	gz = read_body(e, RENDER_TEXT, true, &gz_len);
-	ASSERT_TRUE(gz_len > 2 && (unsigned char)gz[0] == 0x1f && (unsigned char)gz[1] == 0x8b);
-	ASSERT_EQ(gunzip_whole(gz, gz_len, plain, sizeof(plain)), len1);
-	ASSERT_TRUE(memcmp(plain, text1, len1) == 0);
+	for (unsigned level = 1; level <= GZIP_LEVEL_MAX; level++) {
+		gz = read_body(e, RENDER_TEXT, level, &gz_len);
+		ASSERT_TRUE(gz_len > 2 && (unsigned char)gz[0] == 0x1f &&
+			    (unsigned char)gz[1] == 0x8b);
+		ASSERT_EQ(gunzip_whole(gz, gz_len, plain, sizeof(plain)), len1);
+		ASSERT_TRUE(memcmp(plain, text1, len1) == 0);
+		free(gz);
+	}
 	free(text1);
 	free(text2);
 	free(om);
-	free(gz);
 	exposition_unref(e);
 	scrape_free(s);
 }
