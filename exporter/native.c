@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/util.h"
+#include "exporter/model/identity.h"
 #include "exporter/native.h"
 
 #define GAUGE(n, h)                                                                                \
@@ -264,6 +266,44 @@ static size_t record_series(const struct cgroup_record *r)
 	return r->n_samples;
 }
 
+/*
+ * cgroup_info's labels for what runs in the cgroup (identity.h), those the
+ * path tells: one series per cgroup to join on, not labels on every series.
+ */
+static void write_identity(struct strbuf *b, const char *path)
+{
+	char value[IDENTITY_VALUE_MAX + 1];
+	struct identity id;
+	const struct {
+		const char *name;
+		const struct identity_span *span; /* the value's place in the path, or */
+		const char *const *text;	  /* the value */
+	} labels[] = {
+	    {"unit", &id.unit, NULL},
+	    {"container_runtime", NULL, &id.runtime},
+	    {"container_id", &id.container_id, NULL},
+	    {"pod_uid", &id.pod_uid, NULL},
+	    {"qos_class", NULL, &id.qos_class},
+	};
+
+	identity_parse(path, &id);
+	for (size_t i = 0; i < ELEMENTSOF(labels); i++) {
+		const char *v = labels[i].text ? *labels[i].text : NULL;
+
+		if (labels[i].span && labels[i].span->len > 0) {
+			identity_value(path, labels[i].span, value);
+			v = value;
+		}
+		if (!v)
+			continue;
+		strbuf_putc(b, ',');
+		strbuf_puts(b, labels[i].name);
+		strbuf_puts(b, "=\"");
+		textformat_label_value(b, v);
+		strbuf_putc(b, '"');
+	}
+}
+
 /* Punctuation of the longest sample line: {cgroup="",="",=""} 1 and the newline. */
 #define SAMPLE_PUNCTUATION 32
 
@@ -299,12 +339,15 @@ static void write_sample(struct strbuf *b, const struct native_row *row, size_t 
 		p = stpcpy(p, row->info_label);
 		p = mempcpy(p, "=\"", 2);
 		p = format_u64(p, s->value);
-		p = mempcpy(p, "\"} 1\n", 5);
-	} else {
-		p = mempcpy(p, "} ", 2);
-		p = textformat_write_scaled(p, s->value, row->divisor);
-		*p++ = '\n';
+		*p++ = '"';
+		strbuf_commit(b, p);
+		write_identity(b, r->path);
+		strbuf_puts(b, "} 1\n");
+		return;
 	}
+	p = mempcpy(p, "} ", 2);
+	p = textformat_write_scaled(p, s->value, row->divisor);
+	*p++ = '\n';
 	strbuf_commit(b, p);
 }
 

@@ -7,13 +7,16 @@
  * an exact-size terminated buffer; the Authorization parser takes (buf,
  * len) and gets the input as libFuzzer hands it over. Either way ASan sees
  * any read past the end. Whatever the header, negotiation picks a format
- * we render, and accepted credentials split at the first ':'.
+ * we render, and accepted credentials split at the first ':'. A cgroup
+ * path (cgroup_identity) is read as a NUL-terminated record path: what it
+ * names lies within it, and a pod comes with its QoS class.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exporter/auth.h"
+#include "exporter/model/identity.h"
 #include "exporter/negotiate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -46,6 +49,37 @@ TARGET fuzz_basic_auth(const char *buf, size_t len)
 		abort();
 	free(user);
 	auth_erase_password(password);
+}
+
+static void check_span(const char *path, size_t len, const struct identity_span *s)
+{
+	char value[IDENTITY_VALUE_MAX + 1];
+
+	if ((size_t)s->off + s->len > len)
+		abort();
+	identity_value(path, s, value);
+	if (strlen(value) > s->len)
+		abort();
+}
+
+TARGET fuzz_cgroup_identity(const char *buf, size_t len)
+{
+	char *path = malloc(len + 1);
+	struct identity id;
+
+	if (!path)
+		return;
+	memcpy(path, buf, len);
+	path[len] = '\0';
+	len = strlen(path);
+	identity_parse(path, &id);
+	check_span(path, len, &id.unit);
+	check_span(path, len, &id.container_id);
+	check_span(path, len, &id.pod_uid);
+	if ((id.pod_uid.len > 0) != (id.qos_class != NULL) ||
+	    (id.runtime && id.container_id.len == 0))
+		abort();
+	free(path);
 }
 
 #define CONCAT_(a, b) a##b

@@ -62,6 +62,9 @@ detail="$(grep -c '^cgroup_' /tmp/first) cgroup_* samples"
 check service/exports-the-systemd-tree \
 	grep -q '^cgroup_cpu_usage_seconds_total{cgroup="/system.slice/cgacctd.service"' /tmp/first
 check service/exports-init-scope grep -q '^cgroup_cpu_usage_seconds_total{cgroup="/init.scope"' /tmp/first
+# What the path says runs there: the unit, on cgroup_info (identity.c).
+check service/info-names-the-unit \
+	grep -q '^cgroup_info{cgroup="/system.slice/cgacctd.service",.*,unit="cgacctd.service"}' /tmp/first
 
 # The process as systemd started it: its own user, no capabilities,
 # NoNewPrivs, a seccomp filter.

@@ -263,6 +263,37 @@ static void test_snapshot_renders_grouped_families_with_self_metrics(void)
 	sample_snapshot_done(&s);
 }
 
+/* cgroup_info carries what the path says runs in the cgroup (identity.h), once per cgroup. */
+static void test_cgroup_info_names_unit_container_and_pod(void)
+{
+	struct snapshot s = snapshot_shell(
+	    "/kubepods.slice/kubepods-burstable.slice/"
+	    "kubepods-burstable-pod1b2c3d4e_5f60_7a8b_9c0d_1e2f3a4b5c6d.slice/"
+	    "cri-containerd-3f2a9c0d4b5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8."
+	    "scope");
+	struct strbuf out = {0};
+
+	add(&s.records[0], METRIC_INFO_INO, "unified", 1);
+	add(&s.records[1], METRIC_INFO_INO, "unified", 4242);
+	add(&s.records[1], METRIC_CPU_USAGE, NULL, 7);
+	ASSERT_EQ(render_exposition(&s, &text_native, &out), 0);
+	ASSERT_TRUE(
+	    strstr(out.buf, "cgroup_info{cgroup=\"/\",hierarchy=\"unified\",ino=\"1\"} 1\n"));
+	ASSERT_TRUE(strstr(
+	    out.buf,
+	    "\",hierarchy=\"unified\",ino=\"4242\",unit=\"cri-containerd-"
+	    "3f2a9c0d4b5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8.scope\","
+	    "container_runtime=\"containerd\","
+	    "container_id=\"3f2a9c0d4b5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8\","
+	    "pod_uid=\"1b2c3d4e-5f60-7a8b-9c0d-1e2f3a4b5c6d\",qos_class=\"burstable\"} 1\n"));
+	/* only cgroup_info: the other families keep their one label */
+	ASSERT_TRUE(strstr(out.buf,
+			   "cri-containerd-3f2a9c0d4b5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70"
+			   "8192a3b4c5d6e7f8.scope\"} 0.000000007\n"));
+	strbuf_done(&out);
+	sample_snapshot_done(&s);
+}
+
 static void extra_family(struct strbuf *b, enum render_format f, const void *userdata)
 {
 	textformat_header(b, f, "cgacct_things_total", userdata, FAMILY_COUNTER);
@@ -589,6 +620,7 @@ int main(void)
 	RUN(test_headers_name_and_type_families_as_each_format_wants);
 	RUN(test_every_metric_has_a_native_row_and_shared_names_are_adjacent);
 	RUN(test_snapshot_renders_grouped_families_with_self_metrics);
+	RUN(test_cgroup_info_names_unit_container_and_pod);
 	RUN(test_openmetrics_names_counter_families_without_total_and_ends_with_eof);
 	RUN(test_cadvisor_rows_lint_clean_and_share_names_only_when_adjacent);
 	RUN(test_cadvisor_naming_renders_cadvisor_names_labels_and_units);
