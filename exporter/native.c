@@ -310,11 +310,12 @@ static void write_identity(struct strbuf *b, const char *path)
 /*
  * One line, written in place after a single reservation: a scrape of 10,000
  * cgroups renders 650,000 of them. path is the record's cgroup label value,
- * already escaped; name_len is the length of row's name.
+ * already escaped; name_len is the length of row's name; identity, for
+ * cgroup_info's rows, write_identity()'s labels.
  */
 static void write_sample(struct strbuf *b, const struct native_row *row, size_t name_len,
-			 const struct label_text *path, const struct cgroup_record *r,
-			 const struct sample *s)
+			 const struct label_text *path, const struct strbuf *identity,
+			 const struct cgroup_record *r, const struct sample *s)
 {
 	const char *label = row->label ? sample_label(r, s) : NULL;
 	size_t label_len = label ? strlen(label) : 0;
@@ -341,7 +342,8 @@ static void write_sample(struct strbuf *b, const struct native_row *row, size_t 
 		p = format_u64(p, s->value);
 		*p++ = '"';
 		strbuf_commit(b, p);
-		write_identity(b, r->path);
+		if (identity->len > 0)
+			strbuf_append(b, identity->buf, identity->len);
 		strbuf_puts(b, "} 1\n");
 		return;
 	}
@@ -351,16 +353,25 @@ static void write_sample(struct strbuf *b, const struct native_row *row, size_t 
 	strbuf_commit(b, p);
 }
 
-/* A record's samples are sorted by metric, so its cursor only moves forward across families. */
+/*
+ * A record's samples are sorted by metric, so its cursor only moves forward
+ * across families. cgroup_info has a series per v1 hierarchy: the path is
+ * read for its identity once per record.
+ */
 static void family_series(struct family_writer *w, const struct cgroup_record *records,
 			  const struct label_text *paths, size_t *cursor, size_t n)
 {
 	const struct native_row *head = &native_rows[w->first];
 	size_t name_len = strlen(head->name);
+	struct strbuf identity = {0};
 
 	for (size_t i = 0; i < n; i++) {
 		const struct cgroup_record *r = &records[i];
 
+		if (head->info_label) {
+			strbuf_truncate(&identity, 0);
+			write_identity(&identity, r->path);
+		}
 		for (; cursor[i] < r->n_samples && r->samples[cursor[i]].metric < w->end;
 		     cursor[i]++) {
 			const struct sample *s = &r->samples[cursor[i]];
@@ -368,9 +379,11 @@ static void family_series(struct family_writer *w, const struct cgroup_record *r
 			if (s->metric < w->first)
 				continue;
 			family_writer_header(w, head->name, head->help, head->type);
-			write_sample(w->b, &native_rows[s->metric], name_len, &paths[i], r, s);
+			write_sample(w->b, &native_rows[s->metric], name_len, &paths[i], &identity,
+				     r, s);
 		}
 	}
+	strbuf_done(&identity);
 }
 
 const struct naming native_naming = {

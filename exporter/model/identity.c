@@ -34,6 +34,17 @@
 #include "base/util.h"
 #include "exporter/model/identity.h"
 
+/* A string literal with its length, so that matching a path takes no strlen(). */
+struct lit {
+	const char *s;
+	size_t len;
+};
+
+#define LIT(text)                                                                                  \
+	{                                                                                          \
+		text, sizeof(text) - 1                                                             \
+	}
+
 /* One path component, [s, s + len), and where it is. */
 struct component {
 	const char *s;
@@ -41,23 +52,20 @@ struct component {
 	unsigned depth; /* 1 for the first below the root */
 };
 
-static bool has_prefix(const struct component *c, const char *prefix)
+static bool has_prefix(const struct component *c, struct lit prefix)
 {
-	size_t n = strlen(prefix);
-
-	return c->len >= n && memcmp(c->s, prefix, n) == 0;
+	return c->len >= prefix.len && memcmp(c->s, prefix.s, prefix.len) == 0;
 }
 
-static bool has_suffix(const struct component *c, const char *suffix)
+static bool has_suffix(const struct component *c, struct lit suffix)
 {
-	size_t n = strlen(suffix);
-
-	return c->len >= n && memcmp(c->s + c->len - n, suffix, n) == 0;
+	return c->len >= suffix.len &&
+	       memcmp(c->s + c->len - suffix.len, suffix.s, suffix.len) == 0;
 }
 
-static bool is(const struct component *c, const char *name)
+static bool is(const struct component *c, struct lit name)
 {
-	return c && c->len == strlen(name) && memcmp(c->s, name, c->len) == 0;
+	return c && c->len == name.len && memcmp(c->s, name.s, name.len) == 0;
 }
 
 static bool hex_digits(const char *s, size_t len)
@@ -101,33 +109,34 @@ static bool machine_name_shape(const char *s, size_t len)
 enum value_shape { SHAPE_CONTAINER_ID, SHAPE_MACHINE_NAME };
 
 struct container_rule {
-	const char *prefix, *suffix;
-	const char *parent; /* the parent component, at depth 1; NULL: any parent */
+	struct lit prefix, suffix;
+	struct lit parent; /* the parent component, at depth 1; empty: any parent */
 	enum value_shape shape;
 	const char *runtime; /* NULL: the path does not tell */
 };
 
 static const struct container_rule container_rules[] = {
-    {"docker-", ".scope", NULL, SHAPE_CONTAINER_ID, "docker"},
-    {"", "", "docker", SHAPE_CONTAINER_ID, "docker"},
-    {"libpod-", ".scope", NULL, SHAPE_CONTAINER_ID, "podman"},
-    {"libpod-", "", "libpod_parent", SHAPE_CONTAINER_ID, "podman"},
-    {"cri-containerd-", ".scope", NULL, SHAPE_CONTAINER_ID, "containerd"},
-    {"crio-", ".scope", NULL, SHAPE_CONTAINER_ID, "cri-o"},
-    {"lxc.payload.", "", NULL, SHAPE_MACHINE_NAME, "lxc"},
-    {"", "", "lxc", SHAPE_MACHINE_NAME, "lxc"},
-    {"machine-", ".scope", "machine.slice", SHAPE_MACHINE_NAME, "systemd-machined"},
-    {"systemd-nspawn@", ".service", "machine.slice", SHAPE_MACHINE_NAME, "systemd-nspawn"},
+    {LIT("docker-"), LIT(".scope"), LIT(""), SHAPE_CONTAINER_ID, "docker"},
+    {LIT(""), LIT(""), LIT("docker"), SHAPE_CONTAINER_ID, "docker"},
+    {LIT("libpod-"), LIT(".scope"), LIT(""), SHAPE_CONTAINER_ID, "podman"},
+    {LIT("libpod-"), LIT(""), LIT("libpod_parent"), SHAPE_CONTAINER_ID, "podman"},
+    {LIT("cri-containerd-"), LIT(".scope"), LIT(""), SHAPE_CONTAINER_ID, "containerd"},
+    {LIT("crio-"), LIT(".scope"), LIT(""), SHAPE_CONTAINER_ID, "cri-o"},
+    {LIT("lxc.payload."), LIT(""), LIT(""), SHAPE_MACHINE_NAME, "lxc"},
+    {LIT(""), LIT(""), LIT("lxc"), SHAPE_MACHINE_NAME, "lxc"},
+    {LIT("machine-"), LIT(".scope"), LIT("machine.slice"), SHAPE_MACHINE_NAME, "systemd-machined"},
+    {LIT("systemd-nspawn@"), LIT(".service"), LIT("machine.slice"), SHAPE_MACHINE_NAME,
+     "systemd-nspawn"},
 };
 
 /* Kubernetes' containers, the children of a pod's cgroup: by scope, or the cgroupfs driver's. */
 static const struct container_rule pod_container_rules[] = {
-    {"", "", NULL, SHAPE_CONTAINER_ID, NULL},
-    {"crio-", "", NULL, SHAPE_CONTAINER_ID, "cri-o"},
+    {LIT(""), LIT(""), LIT(""), SHAPE_CONTAINER_ID, NULL},
+    {LIT("crio-"), LIT(""), LIT(""), SHAPE_CONTAINER_ID, "cri-o"},
 };
 
-static const char *const unit_suffixes[] = {".service", ".scope", ".slice",
-					    ".socket",	".mount", ".swap"};
+static const struct lit unit_suffixes[] = {LIT(".service"), LIT(".scope"), LIT(".slice"),
+					   LIT(".socket"),  LIT(".mount"), LIT(".swap")};
 
 static struct identity_span span(const char *path, const char *s, size_t len,
 				 enum identity_spelling spelling)
@@ -141,13 +150,13 @@ static bool match_container(const char *path, const struct container_rule *rule,
 			    const struct component *c, const struct component *parent,
 			    struct identity *id)
 {
-	size_t pre = strlen(rule->prefix), suf = strlen(rule->suffix);
+	size_t pre = rule->prefix.len, suf = rule->suffix.len;
 	const char *v = c->s + pre;
 	size_t len;
 
-	if (!has_prefix(c, rule->prefix) || !has_suffix(c, rule->suffix) || c->len <= pre + suf)
+	if (c->len <= pre + suf || !has_prefix(c, rule->prefix) || !has_suffix(c, rule->suffix))
 		return false;
-	if (rule->parent && (!is(parent, rule->parent) || parent->depth != 1))
+	if (rule->parent.len > 0 && (!is(parent, rule->parent) || parent->depth != 1))
 		return false;
 	len = c->len - pre - suf;
 	if (rule->shape == SHAPE_CONTAINER_ID ? !container_id_shape(v, len)
@@ -175,20 +184,20 @@ struct kube {
 	unsigned pod_depth; /* 0 until the pod's component */
 };
 
-static const char *const qos_classes[] = {"burstable", "besteffort"};
+static const struct lit qos_classes[] = {LIT("burstable"), LIT("besteffort")};
 
 /* The QoS level's own cgroup, at depth 2: "kubepods-burstable.slice" or "burstable". */
 static const char *kube_qos_level(const struct kube *k, const struct component *c)
 {
 	for (size_t i = 0; i < ELEMENTSOF(qos_classes); i++) {
-		size_t n = strlen(qos_classes[i]);
+		struct lit q = qos_classes[i];
 
-		if (k->driver == KUBE_CGROUPFS && is(c, qos_classes[i]))
-			return qos_classes[i];
-		if (k->driver == KUBE_SYSTEMD && c->len == 9 + n + 6 &&
-		    has_prefix(c, "kubepods-") && memcmp(c->s + 9, qos_classes[i], n) == 0 &&
-		    has_suffix(c, ".slice"))
-			return qos_classes[i];
+		if (k->driver == KUBE_CGROUPFS && is(c, q))
+			return q.s;
+		if (k->driver == KUBE_SYSTEMD && c->len == 9 + q.len + 6 &&
+		    has_prefix(c, (struct lit)LIT("kubepods-")) &&
+		    memcmp(c->s + 9, q.s, q.len) == 0 && has_suffix(c, (struct lit)LIT(".slice")))
+			return q.s;
 	}
 	return NULL;
 }
@@ -198,17 +207,19 @@ static bool kube_pod(const char *path, const struct kube *k, const struct compon
 		     const char *qos, struct identity *id)
 {
 	bool systemd = k->driver == KUBE_SYSTEMD;
-	const char *suffix = systemd ? ".slice" : "";
-	char sep = systemd ? '_' : '-', prefix[32] = "pod";
+	struct lit suffix = systemd ? (struct lit)LIT(".slice") : (struct lit)LIT("");
+	char sep = systemd ? '_' : '-', text[32];
+	struct lit prefix = {text, 0};
 
 	if (systemd)
-		snprintf(prefix, sizeof(prefix), "kubepods-%s%spod", qos ? qos : "",
-			 qos ? "-" : "");
-	if (!has_prefix(c, prefix) || !has_suffix(c, suffix) ||
-	    c->len != strlen(prefix) + 36 + strlen(suffix) ||
-	    !pod_uid_shape(c->s + strlen(prefix), 36, sep))
+		prefix.len = (size_t)snprintf(text, sizeof(text), "kubepods-%s%spod",
+					      qos ? qos : "", qos ? "-" : "");
+	else
+		prefix = (struct lit)LIT("pod");
+	if (c->len != prefix.len + 36 + suffix.len || !has_prefix(c, prefix) ||
+	    !has_suffix(c, suffix) || !pod_uid_shape(c->s + prefix.len, 36, sep))
 		return false;
-	id->pod_uid = span(path, c->s + strlen(prefix), 36,
+	id->pod_uid = span(path, c->s + prefix.len, 36,
 			   sep == '_' ? IDENTITY_POD_UID_UNDERSCORED : IDENTITY_AS_IS);
 	id->qos_class = qos ? qos : "guaranteed";
 	return true;
@@ -219,9 +230,9 @@ static void kube_step(const char *path, struct kube *k, const struct component *
 		      const struct component *parent, bool last, struct identity *id)
 {
 	if (c->depth == 1) {
-		k->driver = is(c, "kubepods.slice") ? KUBE_SYSTEMD
-			    : is(c, "kubepods")	    ? KUBE_CGROUPFS
-						    : KUBE_NONE;
+		k->driver = is(c, (struct lit)LIT("kubepods.slice")) ? KUBE_SYSTEMD
+			    : is(c, (struct lit)LIT("kubepods"))     ? KUBE_CGROUPFS
+								     : KUBE_NONE;
 		return;
 	}
 	if (k->driver == KUBE_NONE)
@@ -247,10 +258,16 @@ static void kube_step(const char *path, struct kube *k, const struct component *
 	}
 }
 
+/* Whether c ends in a unit type's suffix after a name: most components have no '.' at all. */
 static bool unit_name(const struct component *c)
 {
+	const char *dot = memrchr(c->s, '.', c->len);
+
+	if (!dot || dot == c->s)
+		return false;
 	for (size_t i = 0; i < ELEMENTSOF(unit_suffixes); i++)
-		if (c->len > strlen(unit_suffixes[i]) && has_suffix(c, unit_suffixes[i]))
+		if ((size_t)(c->s + c->len - dot) == unit_suffixes[i].len &&
+		    has_suffix(c, unit_suffixes[i]))
 			return true;
 	return false;
 }
