@@ -38,7 +38,7 @@ def report(status, name, detail=""):
 def paths(top):
     d = os.path.join(top, "dashboards")
     return {
-        "rules": os.path.join(d, "rules", "cgacct.rules.yml"),
+        "rules": sorted(glob.glob(os.path.join(d, "rules", "*.rules.yml"))),
         "tests": sorted(glob.glob(os.path.join(d, "rules", "tests", "*.yml"))),
         "grafana": sorted(glob.glob(os.path.join(d, "grafana", "*.json"))),
         "consoles": sorted(glob.glob(os.path.join(d, "consoles", "*.html"))),
@@ -82,7 +82,7 @@ def grafana_queries(dashboard):
 # ---------------------------------------------------------------- static
 
 def check_rules(p):
-    rules = yaml.safe_load(open(p["rules"]))
+    rules = {"groups": [g for path in p["rules"] for g in yaml.safe_load(open(path))["groups"]]}
     alerts = {}
     for group in rules["groups"]:
         for rule in group["rules"]:
@@ -162,7 +162,7 @@ def check_grafana(path):
 
 def check_names(p, rules, dashboards, top):
     known = known_metrics(p["metrics"])
-    files = [p["rules"]] + p["grafana"] + p["consoles"]
+    files = p["rules"] + p["grafana"] + p["consoles"]
     recorded = {r["record"] for g in rules["groups"] for r in g["rules"] if "record" in r}
     used = set()
     for path in files:
