@@ -2,8 +2,8 @@
 /*
  * gzip (RFC 1952) framing, one member per body. Prometheus decodes a body
  * only when Content-Encoding is exactly "gzip", so a raw "deflate" stream
- * is of no use to it; and curl, like other HTTP clients, reads only the
- * first member of a gzip stream, so a body is never split into several.
+ * is of no use to it. A body is one gzip member, streamed, never several
+ * members: curl --compressed shows only the first member of a stream.
  *
  * Level 1, the default, is ISA-L's igzip: it compresses an exposition at
  * about the ratio of zlib's level 1 for a fraction of its instructions
