@@ -23,15 +23,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define TARGET static __attribute__((unused)) void
 
+/* The input as a string of exactly its bytes (the first NUL ends it early), or NULL. */
+static __attribute__((unused)) char *terminated(const char *buf, size_t len)
+{
+	char *s = malloc(len + 1);
+
+	if (s) {
+		memcpy(s, buf, len);
+		s[len] = '\0';
+	}
+	return s;
+}
+
 TARGET fuzz_http_headers(const char *buf, size_t len)
 {
-	char *header = malloc(len + 1);
+	char *header = terminated(buf, len);
 	enum render_format f;
 
 	if (!header)
 		return;
-	memcpy(header, buf, len);
-	header[len] = '\0';
 	f = negotiate_format(header);
 	if (f != RENDER_TEXT && f != RENDER_OPENMETRICS)
 		abort();
@@ -64,13 +74,11 @@ static void check_span(const char *path, size_t len, const struct identity_span 
 
 TARGET fuzz_cgroup_identity(const char *buf, size_t len)
 {
-	char *path = malloc(len + 1);
+	char *path = terminated(buf, len);
 	struct identity id;
 
 	if (!path)
 		return;
-	memcpy(path, buf, len);
-	path[len] = '\0';
 	len = strlen(path);
 	identity_parse(path, &id);
 	check_span(path, len, &id.unit);
