@@ -674,6 +674,18 @@ static void test_format_parsers_on_edge_cases(void)
 	ASSERT_EQ_U64(found, 1u << PRESSURE_SOME);
 	ASSERT_EQ_U64(totals[PRESSURE_SOME], 5);
 	ASSERT_EQ(parse_pressure(LIT("some avg10=0.00\n"), totals, &found), -EBADMSG);
+	ASSERT_EQ(parse_pressure(
+		      LIT("some avg10=0.00 avg60=0.00 avg300=0.00 total=7 \n"
+			  "full avg10=0.00 avg60=0.00 avg300=0.00 total=18446744073709551615\n"),
+		      totals, &found),
+		  0);
+	ASSERT_EQ_U64(found, (1u << PRESSURE_SOME) | (1u << PRESSURE_FULL));
+	ASSERT_EQ_U64(totals[PRESSURE_SOME], 7);
+	ASSERT_EQ_U64(totals[PRESSURE_FULL], UINT64_MAX);
+	ASSERT_EQ(parse_pressure(LIT("full total=\n"), totals, &found), -EBADMSG);
+	ASSERT_EQ(parse_pressure(LIT("full xtotal=1\n"), totals, &found), -EBADMSG);
+	ASSERT_EQ(parse_pressure(LIT("some total=1\nsome total=2\n"), totals, &found), -EBADMSG);
+	ASSERT_EQ(parse_pressure(LIT("some\n"), totals, &found), -EBADMSG);
 
 	ASSERT_EQ(parse_blkio_rwstat(LIT("8:0 Read\n"), DEV_RBYTES, &t), -EBADMSG);
 	ASSERT_EQ(parse_io_stat(LIT("8:0 rbytes\n"), &t), -EBADMSG);

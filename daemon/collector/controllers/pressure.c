@@ -5,24 +5,42 @@
  *   full avg10=0.00 avg60=0.00 avg300=0.00 total=45
  * Only the cumulative "total" (microseconds) is exported: rate() over it
  * gives any window, while the kernel's avg10/60/300 are fixed windows that
- * Prometheus would sample, not aggregate.
+ * Prometheus would sample, not aggregate. A line whose last word is not
+ * total is malformed.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "base/util.h"
 #include "daemon/collector/controllers/controller.h"
 #include "daemon/collector/controllers/pressure.h"
 #include "daemon/collector/parse.h"
 
+/*
+ * The line's last word: psi_show() writes total last, so the averages
+ * before it, which are not exported, are never parsed.
+ */
+static bool last_word(struct span line, struct span *ret)
+{
+	const char *start = line.ptr, *end = start + line.len, *p;
+
+	while (end > start && span_is_blank(end[-1]))
+		end--;
+	for (p = end; p > start && !span_is_blank(p[-1]); p--)
+		;
+	*ret = span_make(p, (size_t)(end - p));
+	return p < end;
+}
+
 int parse_pressure(const char *buf, size_t len, uint64_t totals[2], uint64_t *ret_found)
 {
-	static const char *const keys[] = {"total"};
-	struct span rest = span_make(buf, len), line, kind;
+	static const char total_key[] = "total=";
+	struct span rest = span_make(buf, len), line, kind, last;
 	uint64_t found = 0;
 
 	while (span_next_line(&rest, &line)) {
-		uint64_t total, has_total;
-		int idx, r;
+		uint64_t total;
+		int idx;
 
 		if (!span_next_word(&line, &kind))
 			continue;
@@ -32,10 +50,12 @@ int parse_pressure(const char *buf, size_t len, uint64_t totals[2], uint64_t *re
 			idx = PRESSURE_FULL;
 		else
 			continue;
-		r = parse_nested_fields(line, keys, ELEMENTSOF(keys), &total, &has_total);
-		if (r < 0)
-			return r;
-		if (!has_total || (found & (1u << idx)))
+		if (!last_word(line, &last) || last.len < sizeof(total_key) - 1 ||
+		    memcmp(last.ptr, total_key, sizeof(total_key) - 1) != 0 ||
+		    parse_u64(span_make(last.ptr + sizeof(total_key) - 1,
+					last.len - (sizeof(total_key) - 1)),
+			      &total) < 0 ||
+		    (found & (1u << idx)))
 			return -EBADMSG;
 		totals[idx] = total;
 		found |= 1u << idx;
