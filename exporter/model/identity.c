@@ -100,10 +100,13 @@ static bool pod_uid_shape(const char *s, size_t len, char sep)
 	return true;
 }
 
-/* A machine name: what systemd-machined accepts, before unit-name escaping. */
-static bool machine_name_shape(const char *s, size_t len)
+/*
+ * A machine name as systemd-machined accepts it, before unit-name escaping;
+ * a path component never holds the '/' it also refuses.
+ */
+static bool machine_name_shape(size_t len)
 {
-	return len > 0 && len <= 64 && memchr(s, '/', len) == NULL;
+	return len > 0 && len <= 64;
 }
 
 enum value_shape { SHAPE_CONTAINER_ID, SHAPE_MACHINE_NAME };
@@ -160,7 +163,7 @@ static bool match_container(const char *path, const struct container_rule *rule,
 		return false;
 	len = c->len - pre - suf;
 	if (rule->shape == SHAPE_CONTAINER_ID ? !container_id_shape(v, len)
-					      : !machine_name_shape(v, len))
+					      : !machine_name_shape(len))
 		return false;
 	id->container_id = span(path, v, len,
 				rule->shape == SHAPE_MACHINE_NAME && suf > 0 ? IDENTITY_UNIT_ESCAPED
