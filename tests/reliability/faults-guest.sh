@@ -71,8 +71,12 @@ while pidof strace >/dev/null; do sleep 0.1; done
 echo "== sigkill"
 serve
 scrape before-kill
+# Each hammer checks for $stop between scrapes, so waiting for the hammers
+# leaves no scrape in flight: killing them would leave the wget of a loop
+# caught between fork and exec running unseen.
+stop=/tmp/hammers-stop
 for i in 1 2 3; do
-	(while :; do timeout 60 wget -q -O /dev/null "$url" 2>/dev/null; done) &
+	(while [ ! -e $stop ]; do timeout 60 wget -q -O /dev/null "$url" 2>/dev/null; done) &
 	hammers="${hammers:-} $!"
 done
 tries=1000
@@ -88,10 +92,10 @@ t0=$(ms)
 serve
 echo $(($(ms) - t0)) >"$out/restart.ms"
 scrape after-restart
-# shellcheck disable=SC2086 # one pid per word
-kill $hammers
 # a hammer's scrape still in flight would open the new cgroup's files first
-while pidof wget >/dev/null; do sleep 0.1; done
+touch $stop
+# shellcheck disable=SC2086 # one pid per word
+wait $hammers
 
 echo "== unreadable"
 mkdir "$v2/demo/unreadable"
