@@ -135,11 +135,32 @@ int parse_single_s64(const char *buf, size_t len, int64_t *ret)
  */
 #define KEY_SLOTS 128
 
+/*
+ * A file read again and again lists the same keys in the same order: the
+ * kernel prints memory.stat from a fixed array. The plan remembers, line by
+ * line, the key the last parse found there and its table index, so that
+ * the next parse compares a line's key with the one expected instead of
+ * delimiting, hashing and looking it up. A line that differs is parsed as
+ * before and the plan is learnt anew from there.
+ */
+#define PLAN_LINES 96
+#define PLAN_TEXT  2048
+
+struct key_plan {
+	unsigned n_lines;
+	uint8_t idx[PLAN_LINES]; /* 1 + index of the line's key, 0 for a key not wanted */
+	uint8_t len[PLAN_LINES];
+	uint16_t off[PLAN_LINES]; /* of the key's text in text */
+	size_t text_len;
+	char text[PLAN_TEXT + 8]; /* room for an eight-byte load at any key */
+};
+
 struct key_table {
 	size_t n_keys;
 	const char *keys[KEYS_MAX];
 	size_t len[KEYS_MAX];
 	uint8_t slot[KEY_SLOTS]; /* 1 + index of a key, 0 for none */
+	struct key_plan plan;
 };
 
 static inline unsigned key_hash(const char *key, size_t len)
@@ -151,6 +172,8 @@ static inline unsigned key_hash(const char *key, size_t len)
 static void key_table_build(struct key_table *t, const char *const *keys, size_t n_keys)
 {
 	t->n_keys = n_keys;
+	t->plan.n_lines = 0;
+	t->plan.text_len = 0;
 	memset(t->slot, 0, sizeof(t->slot));
 	for (size_t i = 0; i < n_keys; i++) {
 		unsigned h;
@@ -188,8 +211,8 @@ static inline bool key_table_is(const struct key_table *t, const char *const *ke
 }
 
 /* Out of line: the first collection builds every table, later ones none. */
-static __attribute__((noinline)) const struct key_table *key_table_add(const char *const *keys,
-								       size_t n_keys)
+static __attribute__((noinline)) struct key_table *key_table_add(const char *const *keys,
+								 size_t n_keys)
 {
 	unsigned i;
 
@@ -205,7 +228,7 @@ static __attribute__((noinline)) const struct key_table *key_table_add(const cha
 	return &key_tables[i];
 }
 
-static inline const struct key_table *key_table_get(const char *const *keys, size_t n_keys)
+static inline struct key_table *key_table_get(const char *const *keys, size_t n_keys)
 {
 	unsigned i = last_key_table;
 
@@ -284,6 +307,72 @@ static inline const char *word_end(const char *p, const char *end, bool in_lines
 }
 
 /*
+ * Whether the n bytes at a and b are the same, n from 1 to 255; both may be
+ * read up to 8 bytes past n when n is below 8 (the caller makes sure they
+ * are there). Inlined: a call to memcmp() would cost more than the compare.
+ */
+static inline bool same_key(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	if (n < 8) {
+		uint64_t mask = (UINT64_C(1) << (n * 8)) - 1;
+
+		return ((load_le64(a) ^ load_le64(b)) & mask) == 0;
+	}
+	for (i = 0; i + 8 < n; i += 8)
+		if (load_le64(a + i) != load_le64(b + i))
+			return false;
+	return load_le64(a + n - 8) == load_le64(b + n - 8);
+}
+
+static inline bool ends_word(const char *p, const char *end)
+{
+	return p == end || *p == ' ' || *p == '\t' || *p == '\n';
+}
+
+/*
+ * The length of the key at p if it is the one the plan expects on line
+ * `line`, else 0. Eight bytes are read from p only where the buffer has
+ * them; nearer its end the key is compared byte by byte.
+ */
+static inline size_t plan_match(const struct key_plan *plan, unsigned line, const char *p,
+				const char *end)
+{
+	size_t n;
+
+	if (line >= plan->n_lines)
+		return 0;
+	n = plan->len[line];
+	if ((size_t)(end - p) <= n || !ends_word(p + n, end))
+		return 0;
+	if ((size_t)(end - p) >= n + 8 ? same_key(p, plan->text + plan->off[line], n)
+				       : memcmp(p, plan->text + plan->off[line], n) == 0)
+		return n;
+	return 0;
+}
+
+/* Line `line` held key (len bytes, table index idx or -1): the plan records it, if it has room. */
+static void plan_learn(struct key_plan *plan, unsigned line, const char *key, size_t len, int idx)
+{
+	size_t off = line < plan->n_lines ? plan->off[line] : plan->text_len;
+
+	/* What followed this line in the plan belongs to another file's order. */
+	if (line > plan->n_lines || line >= PLAN_LINES || len == 0 || len > UINT8_MAX ||
+	    off + len > PLAN_TEXT) {
+		if (line < plan->n_lines)
+			plan->n_lines = line;
+		return;
+	}
+	memcpy(plan->text + off, key, len);
+	plan->idx[line] = (uint8_t)(idx + 1);
+	plan->len[line] = (uint8_t)len;
+	plan->off[line] = (uint16_t)off;
+	plan->text_len = off + len;
+	plan->n_lines = line + 1;
+}
+
+/*
  * "key value" per line (memory.stat, cpu.stat, memory.events, pids.events...).
  * values[i] receives the value of keys[i]; bit i of *ret_found says it was
  * present. A known key twice or with a non-number is -EBADMSG: the format
@@ -296,20 +385,29 @@ int parse_flat_keyed(const char *buf, size_t len, const char *const *keys, size_
 		     uint64_t *values, uint64_t *ret_found)
 {
 	const char *p = buf, *end = buf + len;
-	const struct key_table *t;
+	struct key_table *t;
 	uint64_t found = 0;
+	unsigned line = 0;
 
 	if (n_keys > KEYS_MAX)
 		return -E2BIG;
 	t = key_table_get(keys, n_keys);
-	while (p < end) {
-		const char *key = skip_blanks(p, end);
+	for (; p < end; line++) {
+		size_t planned = plan_match(&t->plan, line, p, end);
 		struct span value;
 		int idx, r;
 
-		p = word_end(key, end, true);
-		/* A blank line gives an empty key, which no table holds. */
-		idx = key_index(t, key, (size_t)(p - key));
+		if (planned) {
+			idx = t->plan.idx[line] - 1;
+			p += planned;
+		} else {
+			const char *key = skip_blanks(p, end);
+
+			p = word_end(key, end, true);
+			/* A blank line gives an empty key, which no table holds. */
+			idx = key_index(t, key, (size_t)(p - key));
+			plan_learn(&t->plan, line, key, (size_t)(p - key), idx);
+		}
 		if (idx < 0) {
 			p = find_stop(p, end, 0, '\n');
 		} else {

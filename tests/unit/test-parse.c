@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The shared parsing primitives: checked numbers, keyed files, lists. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "daemon/collector/parse.h"
 #include "test.h"
@@ -214,6 +217,68 @@ static void test_flat_keyed_tells_lists_in_one_array_apart(void)
 		}
 }
 
+/*
+ * The parser remembers each list's last file line by line: files that
+ * change from one parse to the next, keys that are prefixes of others and
+ * of every length around the eight bytes compared at a time, must still
+ * give each file's own values. Each file is a copy of exactly its length,
+ * so that a read past its end shows under the sanitizers.
+ */
+static void test_flat_keyed_follows_files_that_change(void)
+{
+	static const char *const pool[] = {"a",		  "ab",
+					   "abcdefg",	  "abcdefgh",
+					   "abcdefghi",	  "abcdefghijklmnop",
+					   "anon",	  "abcdefghijklmnopq",
+					   "anon_thp",	  "file",
+					   "file_mapped", "x"};
+	enum { N = sizeof(pool) / sizeof(pool[0]) };
+	static const char *const keys[] = {pool[1], pool[3], pool[5], pool[7], pool[9], pool[11]};
+	unsigned order[N], seed = 1;
+
+	for (unsigned i = 0; i < N; i++)
+		order[i] = i;
+	for (int round = 0; round < 2000; round++) {
+		uint64_t want[N], v[6], found, want_found = 0;
+		unsigned n_lines;
+		char text[512], *file;
+		size_t len = 0;
+
+		/* Mostly the last file's order, at times two lines swapped or fewer lines. */
+		seed = seed * 1103515245u + 12345u;
+		if (seed % 3 == 0) {
+			unsigned i = (seed >> 8) % N, j = (seed >> 16) % N, t = order[i];
+
+			order[i] = order[j];
+			order[j] = t;
+		}
+		n_lines = N - (seed >> 24) % 4;
+		for (unsigned l = 0; l < n_lines; l++) {
+			unsigned k = order[l];
+
+			seed = seed * 1103515245u + 12345u;
+			want[k] = seed >> 4;
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s%llu%s",
+						pool[k], seed % 5 == 0 ? "\t " : " ",
+						(unsigned long long)want[k],
+						l + 1 == n_lines && seed % 2 ? "" : "\n");
+			for (unsigned i = 0; i < 6; i++)
+				if (keys[i] == pool[k])
+					want_found |= UINT64_C(1) << i;
+		}
+		file = malloc(len);
+		ASSERT_TRUE(file != NULL);
+		memcpy(file, text, len);
+		ASSERT_EQ(parse_flat_keyed(file, len, keys, 6, v, &found), 0);
+		free(file);
+		ASSERT_EQ_U64(found, want_found);
+		for (unsigned i = 0; i < 6; i++)
+			for (unsigned k = 0; k < N; k++)
+				if (keys[i] == pool[k] && (found >> i & 1))
+					ASSERT_EQ_U64(v[i], want[k]);
+	}
+}
+
 static void test_nested_fields_skip_unknown_and_need_equals(void)
 {
 	static const char *const keys[] = {"rbytes", "wiops"};
@@ -265,6 +330,7 @@ int main(void)
 	RUN(test_flat_keyed_rejects_duplicate_or_malformed_known_keys);
 	RUN(test_flat_keyed_splits_lines_as_words);
 	RUN(test_flat_keyed_tells_lists_in_one_array_apart);
+	RUN(test_flat_keyed_follows_files_that_change);
 	RUN(test_nested_fields_skip_unknown_and_need_equals);
 	RUN(test_u64_list_reads_percpu_with_trailing_blank);
 	RUN(test_devnum_needs_both_numbers);

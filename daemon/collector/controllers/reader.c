@@ -120,12 +120,13 @@ int read_keyed_file_from(const struct reader_ctx *c, const char *file, const cha
 {
 	const char *buf;
 	const char *keys[KEYS_MAX];
-	uint64_t values[KEYS_MAX] = {0}, found = 0;
+	uint64_t values[KEYS_MAX], found = 0;
 	size_t len;
 	int r;
 
 	if (n > KEYS_MAX)
 		return -E2BIG;
+	memset(values, 0, n * sizeof(*values));
 	r = reader_read(c, file, &buf, &len);
 	if (r > 0 && from) {
 		const char *start = first_line_with(buf, len, from);
@@ -138,9 +139,11 @@ int read_keyed_file_from(const struct reader_ctx *c, const char *file, const cha
 			keys[i] = t[i].key;
 		r = parse_flat_keyed(buf, len, keys, n, values, &found);
 	}
-	for (size_t i = 0; r >= 0 && i < n; i++)
-		if (found & (UINT64_C(1) << i))
-			r = reader_emit(c, t[i].metric, t[i].label, values[i], t[i].scale);
+	for (uint64_t left = found; r >= 0 && left; left &= left - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(left);
+
+		r = reader_emit(c, t[i].metric, t[i].label, values[i], t[i].scale);
+	}
 	if (r < 0)
 		return r;
 	if (ret_values)
