@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cAdvisor's names for what the snapshot holds (google/cadvisor,
- * metrics/prometheus.go), with cAdvisor's units: seconds for times, raw
- * microseconds for the CPU quota and period, raw cpu.shares. Where
- * cAdvisor's own choices would lose information the snapshot has, the
- * native value wins and the row says so.
+ * lib/metrics/prometheus.go), with cAdvisor's units: seconds for times, raw
+ * microseconds for the CPU quota and period, cpu.shares or a v2 weight as
+ * cAdvisor converts it. Where cAdvisor's own choices would lose
+ * information the snapshot has, the native value wins and the row says so.
  *
  * Two cAdvisor families are counters without "_total" (container_memory_failcnt,
  * container_hugetlb_failcnt). promtool rejects that, and OpenMetrics cannot
  * name a counter's sample without "_total", so they are untyped here: the
  * name, which is what queries use, stays cAdvisor's.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "base/clock.h"
@@ -31,11 +32,25 @@
 		.name = n, .help = h, .type = FAMILY_COUNTER, .source = m, .divisor = div,         \
 		.needs_quota = true                                                                \
 	}
-/* cAdvisor names devices "/dev/sda"; unresolved ones stay "8:0". */
+/* cAdvisor names devices "/dev/sda"; unresolved ones stay "8:0", as there. */
 #define DEVICE_COUNTER(n, m, h)                                                                    \
 	{                                                                                          \
 		.name = n, .help = h, .type = FAMILY_COUNTER, .source = m, .label = "device",      \
-		.label_prefix = "/dev/"                                                            \
+		.form = LABEL_DEVICE                                                               \
+	}
+/* Bytes by device and operation: cAdvisor has Read and Write from io.stat. */
+#define DEVICE_USAGE(m, op, h)                                                                     \
+	{                                                                                          \
+		.name = "container_blkio_device_usage_total", .help = h, .type = FAMILY_COUNTER,   \
+		.source = m, .label = "device", .form = LABEL_DEVICE_NUMBERS, .fixed = {           \
+			{"operation", op}                                                          \
+		}                                                                                  \
+	}
+/* A limit cAdvisor shows as 0 when it is "max", for a group the controller is on for. */
+#define LIMIT(n, m, on, h)                                                                         \
+	{                                                                                          \
+		.name = n, .help = h, .type = FAMILY_GAUGE, .source = m,                           \
+		.unlimited_as_zero = true, .controlled = on                                        \
 	}
 #define HUGETLB(n, t, m, h)                                                                        \
 	{                                                                                          \
@@ -43,14 +58,25 @@
 	}
 
 const struct cadvisor_row cadvisor_rows[] = {
-    /* CPU. cAdvisor's per-CPU form (cpu="cpu00"...) exists only with its "percpu"
-       set; kubelet and most setups see the one cpu="total" series. */
+    /* CPU. Per CPU (cpu="cpu00"...) where the group has per-CPU usage, v1's cpuacct, as
+       standalone cAdvisor writes it; otherwise the one cpu="total" series, as on v2 and in
+       kubelet. Neither where it is 0. */
     {.name = "container_cpu_usage_seconds_total",
-     .help = "Cumulative CPU time consumed (cpuacct.usage, cpu.stat usage_usec).",
+     .help = "Cumulative CPU time consumed (cpuacct.usage_percpu, cpuacct.usage, cpu.stat "
+	     "usage_usec).",
+     .type = FAMILY_COUNTER,
+     .source = METRIC_CPU_USAGE_PER_CPU,
+     .divisor = NSEC_PER_SEC,
+     .label = "cpu",
+     .form = LABEL_CPU,
+     .skip_zero = true},
+    {.name = "container_cpu_usage_seconds_total",
      .type = FAMILY_COUNTER,
      .source = METRIC_CPU_USAGE,
      .divisor = NSEC_PER_SEC,
-     .fixed = {{"cpu", "total"}}},
+     .fixed = {{"cpu", "total"}},
+     .without_per_cpu = true,
+     .skip_zero = true},
     COUNTER("container_cpu_user_seconds_total", METRIC_CPU_USER, NSEC_PER_SEC,
 	    "Cumulative user CPU time (cpuacct.stat user, cpu.stat user_usec)."),
     COUNTER("container_cpu_system_seconds_total", METRIC_CPU_SYSTEM, NSEC_PER_SEC,
@@ -70,19 +96,21 @@ const struct cadvisor_row cadvisor_rows[] = {
 	  "unlimited."),
     GAUGE("container_spec_cpu_period", METRIC_CPU_PERIOD,
 	  "CFS period in microseconds (cpu.cfs_period_us, cpu.max)."),
-    /* Stored as 1/1024 of a v2 weight (daemon/collector/controllers/cpu.c): v1 shares come back
-       exactly; a v2 weight is shown as the kernel converts it, weight * 1024 / 100, not
-       through cAdvisor's 2 + (weight - 1) * 262142 / 9999, which the snapshot cannot
-       apply because it does not say which scale a group's value came from. */
+    /* Stored as 1/1024 of a v2 weight (daemon/collector/controllers/cpu.c), labelled with the
+       file it came from: v1 shares come back exactly, a v2 weight through cAdvisor's
+       2 + (weight - 1) * 262142 / 9999 (100 gives 2597), not the kernel's weight * 1024 / 100. */
     {.name = "container_spec_cpu_shares",
-     .help = "CPU shares (cpu.shares, or cpu.weight * 1024 / 100).",
+     .help = "CPU shares (cpu.shares, or cpu.weight as cAdvisor converts it).",
      .type = FAMILY_GAUGE,
      .source = METRIC_CPU_WEIGHT,
-     .divisor = 100},
+     .shares = true},
 
     /* Memory */
-    GAUGE("container_memory_usage_bytes", METRIC_MEMORY_USAGE,
-	  "Memory charged (memory.usage_in_bytes, memory.current)."),
+    {.name = "container_memory_usage_bytes",
+     .help = "Memory charged (memory.usage_in_bytes, memory.current; anon + file in v2's root).",
+     .type = FAMILY_GAUGE,
+     .source = METRIC_MEMORY_USAGE,
+     .root_usage = true},
     GAUGE("container_memory_max_usage_bytes", METRIC_MEMORY_MAX_USAGE,
 	  "Peak memory charged (memory.max_usage_in_bytes, memory.peak)."),
     /* cAdvisor reports 0 on v2; memory.events max counts the same limit hits there. */
@@ -94,7 +122,8 @@ const struct cadvisor_row cadvisor_rows[] = {
      .help = "Memory charged minus inactive page cache, at least 0.",
      .type = FAMILY_GAUGE,
      .source = METRIC_MEMORY_USAGE,
-     .working_set = true},
+     .working_set = true,
+     .root_usage = true},
     GAUGE("container_memory_cache", METRIC_MEMORY_CACHE,
 	  "Page cache in bytes (memory.stat total_cache, file)."),
     GAUGE("container_memory_rss", METRIC_MEMORY_RSS,
@@ -113,9 +142,19 @@ const struct cadvisor_row cadvisor_rows[] = {
 	  "Dirty page cache (memory.stat dirty, file_dirty)."),
     GAUGE("container_memory_file_writeback_bytes", METRIC_MEMORY_WRITEBACK,
 	  "Page cache under writeback (memory.stat writeback, file_writeback)."),
-    /* Hierarchical counts on v1 (total_pg*) and v2 alike: cAdvisor's scope="hierarchy". */
+    /* cAdvisor writes the one count of memory.stat under both scopes; it is hierarchical on
+       v2, and so here on v1 too (total_pgfault), where cAdvisor takes the group's own. */
     {.name = "container_memory_failures_total",
-     .help = "Page faults (memory.stat pgfault, pgmajfault).",
+     .help = "Page faults (memory.stat pgfault, pgmajfault; total_pgfault, total_pgmajfault "
+	     "on v1).",
+     .type = FAMILY_COUNTER,
+     .source = METRIC_MEMORY_PAGE_FAULTS,
+     .fixed = {{"failure_type", "pgfault"}, {"scope", "container"}}},
+    {.name = "container_memory_failures_total",
+     .type = FAMILY_COUNTER,
+     .source = METRIC_MEMORY_MAJOR_PAGE_FAULTS,
+     .fixed = {{"failure_type", "pgmajfault"}, {"scope", "container"}}},
+    {.name = "container_memory_failures_total",
      .type = FAMILY_COUNTER,
      .source = METRIC_MEMORY_PAGE_FAULTS,
      .fixed = {{"failure_type", "pgfault"}, {"scope", "hierarchy"}}},
@@ -126,14 +165,15 @@ const struct cadvisor_row cadvisor_rows[] = {
     COUNTER("container_oom_events_total", METRIC_MEMORY_OOM_KILLS, 0,
 	    "Processes killed by the OOM killer (oom_kill in memory.oom_control, "
 	    "memory.events)."),
-    /* Limits are absent when unlimited, where cAdvisor shows 0. */
-    GAUGE("container_spec_memory_limit_bytes", METRIC_MEMORY_LIMIT,
-	  "Memory limit (memory.limit_in_bytes, memory.max); absent when unlimited."),
-    GAUGE("container_spec_memory_reservation_limit_bytes", METRIC_MEMORY_SOFT_LIMIT,
-	  "Memory reservation (memory.soft_limit_in_bytes, memory.min)."),
+    /* Unlimited is 0, as in cAdvisor, for a group with memory accounting. */
+    LIMIT("container_spec_memory_limit_bytes", METRIC_MEMORY_LIMIT, METRIC_MEMORY_USAGE,
+	  "Memory limit (memory.limit_in_bytes, memory.max); 0 when unlimited."),
+    LIMIT("container_spec_memory_reservation_limit_bytes", METRIC_MEMORY_SOFT_LIMIT,
+	  METRIC_MEMORY_USAGE,
+	  "Memory reservation (memory.soft_limit_in_bytes, memory.min); 0 when unlimited."),
     GAUGE("container_spec_memory_reservation_limit_bytes", METRIC_MEMORY_MIN, NULL),
-    GAUGE("container_spec_memory_swap_limit_bytes", METRIC_MEMORY_SWAP_LIMIT,
-	  "Swap limit (memory.memsw.limit_in_bytes, memory.swap.max); absent when unlimited."),
+    LIMIT("container_spec_memory_swap_limit_bytes", METRIC_MEMORY_SWAP_LIMIT, METRIC_MEMORY_USAGE,
+	  "Swap limit (memory.memsw.limit_in_bytes, memory.swap.max); 0 when unlimited."),
     GAUGE("container_spec_memory_swap_limit_bytes", METRIC_MEMORY_MEMSW_LIMIT, NULL),
 
     /* Huge pages (cAdvisor's "hugetlb" set) */
@@ -152,11 +192,15 @@ const struct cadvisor_row cadvisor_rows[] = {
     DEVICE_COUNTER("container_fs_reads_total", METRIC_IO_READS, "Read operations on the device."),
     DEVICE_COUNTER("container_fs_writes_total", METRIC_IO_WRITES,
 		   "Write operations on the device."),
+    DEVICE_USAGE(METRIC_IO_READ_BYTES, "Read",
+		 "Bytes read from and written to the device (io.stat rbytes, wbytes; "
+		 "blkio.throttle.io_service_bytes)."),
+    DEVICE_USAGE(METRIC_IO_WRITE_BYTES, "Write", NULL),
 
     /* Tasks: cAdvisor's threads come from the pids controller. */
     GAUGE("container_threads", METRIC_PIDS_CURRENT, "Tasks in the group (pids.current)."),
-    GAUGE("container_threads_max", METRIC_PIDS_LIMIT,
-	  "Task limit (pids.max); absent when unlimited."),
+    LIMIT("container_threads_max", METRIC_PIDS_LIMIT, METRIC_PIDS_CURRENT,
+	  "Task limit (pids.max); 0 when unlimited."),
 
     /* Pressure stall totals, "some" = waiting, "full" = stalled */
     COUNTER("container_pressure_cpu_waiting_seconds_total", METRIC_PRESSURE_CPU_WAITING,
@@ -192,43 +236,84 @@ static size_t samples_of(const struct cgroup_record *r, enum metric m, size_t *r
 	return hi;
 }
 
+static bool has(const struct cgroup_record *r, enum metric m)
+{
+	size_t first;
+
+	return samples_of(r, m, &first) > first;
+}
+
 /* The samples row c exports for r, as in samples_of(): none if r lacks c's condition. */
 static size_t row_samples(const struct cadvisor_row *c, const struct cgroup_record *r,
 			  size_t *ret_first)
 {
-	size_t quota, end = samples_of(r, c->source, ret_first);
+	size_t end = samples_of(r, c->source, ret_first);
 
-	if (c->needs_quota && samples_of(r, METRIC_CPU_QUOTA, &quota) == quota)
+	if ((c->needs_quota && !has(r, METRIC_CPU_QUOTA)) ||
+	    (c->without_per_cpu && has(r, METRIC_CPU_USAGE_PER_CPU)))
 		return *ret_first;
 	return end;
 }
 
-/* cAdvisor's working set: usage less inactive_file when there is one, never below 0. */
-static uint64_t row_value(const struct cadvisor_row *c, const struct cgroup_record *r,
-			  uint64_t value)
+/* r's sample of metric m, 0 if it has none. */
+static uint64_t value_of(const struct cgroup_record *r, enum metric m)
 {
 	size_t i;
 
+	return samples_of(r, m, &i) > i ? r->samples[i].value : 0;
+}
+
+/*
+ * The root of a v2 hierarchy has no memory.current: cAdvisor counts its
+ * usage as memory.stat's anon + file there, and so does this naming.
+ */
+static bool root_usage(const struct cgroup_record *r, uint64_t *ret)
+{
+	if (strcmp(r->path, "/") != 0 || has(r, METRIC_MEMORY_USAGE) ||
+	    !has(r, METRIC_MEMORY_RSS) || !has(r, METRIC_MEMORY_CACHE))
+		return false;
+	*ret = value_of(r, METRIC_MEMORY_RSS) + value_of(r, METRIC_MEMORY_CACHE);
+	return true;
+}
+
+/* cAdvisor's conversion of a v2 weight (1 to 10000) to shares, in integers as there. */
+static uint64_t weight_to_shares(uint64_t weight)
+{
+	return weight >= 1 && weight <= 10000 ? 2 + (weight - 1) * 262142 / 9999 : 0;
+}
+
+/*
+ * Whether r is in a v1 hierarchy of the cpu controller: its weight came
+ * from cpu.shares then, as a cgroup's v1 values win over v2's
+ * (snapshot.c). Its identity samples name the hierarchies it is in.
+ */
+static bool in_v1_cpu(const struct cgroup_record *r)
+{
+	for (size_t i = 0; i < r->n_samples && r->samples[i].metric <= METRIC_INFO_INO; i++) {
+		const char *h = sample_label(r, &r->samples[i]);
+		size_t n;
+
+		for (; *h; h += n + (h[n] == ',')) {
+			n = strcspn(h, ",");
+			if (n == 3 && memcmp(h, "cpu", 3) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Row c's value for sample s of r. */
+static uint64_t row_value(const struct cadvisor_row *c, const struct cgroup_record *r,
+			  const struct sample *s)
+{
+	uint64_t value = s->value;
+	size_t i;
+
+	if (c->shares) /* stored in 1/1024 of a weight (cpu.c) */
+		return in_v1_cpu(r) ? value / 100 : weight_to_shares(value / 1024);
 	if (!c->working_set || samples_of(r, METRIC_MEMORY_INACTIVE_FILE, &i) == i)
 		return value;
 	return value > r->samples[i].value ? value - r->samples[i].value : 0;
-}
-
-static const char *row_name(size_t k)
-{
-	return cadvisor_rows[k].name;
-}
-
-static size_t record_series(const struct cgroup_record *r)
-{
-	size_t n = 0;
-
-	for (size_t k = 0; k < ELEMENTSOF(cadvisor_rows); k++) {
-		size_t first, end = row_samples(&cadvisor_rows[k], r, &first);
-
-		n += end - first;
-	}
-	return n;
 }
 
 struct series_label {
@@ -236,27 +321,60 @@ struct series_label {
 	const struct label_text *escaped; /* the value escaped already, instead of value */
 };
 
+/* The device's numbers, as cAdvisor's major and minor labels. */
+struct device_numbers {
+	char major[16], minor[16];
+};
+
+/* Empty for a device the collection could not keep (out of memory, devname.c). */
+static void device_numbers(const struct snapshot *s, const char *label, struct device_numbers *ret)
+{
+	const struct block_device *d = snapshot_device(s, label);
+
+	*ret = (struct device_numbers){0};
+	if (!d)
+		return;
+	*format_u64(ret->major, d->major) = '\0';
+	*format_u64(ret->minor, d->minor) = '\0';
+}
+
 /*
  * One sample line, its labels sorted by name as cAdvisor's client library
  * writes them: {cpu="total",id="/a",image="",name=""}. path is the record's
  * cgroup label value, already escaped.
  */
 static void write_series(struct strbuf *b, const struct cadvisor_row *c,
-			 const struct label_text *path, const char *label, uint64_t value)
+			 const struct label_text *path, const char *label,
+			 const struct device_numbers *numbers, uint64_t value)
 {
-	struct series_label labels[6] = {
+	struct series_label labels[8] = {
 	    {.name = "id", .prefix = "", .escaped = path},
 	    {.name = "image", .prefix = "", .value = ""},
 	    {.name = "name", .prefix = "", .value = ""},
 	};
+	char cpu[LABEL_MAX + 4];
 	size_t n = 3;
 
+	if (c->form == LABEL_CPU) {
+		/* cAdvisor's "cpu%02d" */
+		snprintf(cpu, sizeof(cpu), "cpu%s%s", strlen(label) < 2 ? "0" : "", label);
+		label = cpu;
+	}
 	if (c->label)
 		labels[n++] = (struct series_label){
 		    .name = c->label,
-		    .prefix = c->label_prefix && !strchr(label, ':') ? c->label_prefix : "",
+		    .prefix = c->form >= LABEL_DEVICE && c->form <= LABEL_DEVICE_NUMBERS &&
+				      !strchr(label, ':')
+				  ? "/dev/"
+				  : "",
 		    .value = label,
 		};
+	if (numbers) {
+		labels[n++] =
+		    (struct series_label){.name = "major", .prefix = "", .value = numbers->major};
+		labels[n++] =
+		    (struct series_label){.name = "minor", .prefix = "", .value = numbers->minor};
+	}
 	for (size_t i = 0; i < 2 && c->fixed[i].name; i++)
 		labels[n++] = (struct series_label){
 		    .name = c->fixed[i].name, .prefix = "", .value = c->fixed[i].value};
@@ -285,26 +403,91 @@ static void write_series(struct strbuf *b, const struct cadvisor_row *c,
 	strbuf_putc(b, '\n');
 }
 
-/* Rows' sources are not in metric order, so each row finds its samples afresh: no cursor. */
+/*
+ * The series of rows [first, end), one family, for r: written through w, or
+ * only counted when w is NULL (for the max_series cap, which counts what
+ * is written). Rows' sources are not in metric order, so each row
+ * finds its samples afresh: no cursor.
+ */
+static size_t record_family(struct family_writer *w, size_t first, size_t end,
+			    const struct cgroup_record *r, const struct label_text *path)
+{
+	const struct cadvisor_row *head = &cadvisor_rows[first];
+	size_t n = 0;
+	uint64_t usage;
+
+	for (size_t k = first; k < end; k++) {
+		const struct cadvisor_row *c = &cadvisor_rows[k];
+		size_t j, stop = row_samples(c, r, &j);
+
+		if (j == stop && c->root_usage && root_usage(r, &usage)) {
+			struct sample s = {.value = usage,
+					   .metric = METRIC_MEMORY_USAGE,
+					   .label = SAMPLE_NO_LABEL};
+
+			if (w) {
+				family_writer_header(w, head->name, head->help, head->type);
+				write_series(w->b, c, path, "", NULL, row_value(c, r, &s));
+			}
+			n++;
+		}
+		for (; j < stop; j++) {
+			const struct sample *s = &r->samples[j];
+			const char *label = sample_label(r, s);
+			struct device_numbers numbers;
+
+			if (c->skip_zero && s->value == 0)
+				continue;
+			if (w) {
+				if (c->form == LABEL_DEVICE_NUMBERS)
+					device_numbers(w->s, label, &numbers);
+				family_writer_header(w, head->name, head->help, head->type);
+				write_series(w->b, c, path, label,
+					     c->form == LABEL_DEVICE_NUMBERS ? &numbers : NULL,
+					     row_value(c, r, s));
+			}
+			n++;
+		}
+	}
+	if (n == 0 && head->unlimited_as_zero && has(r, head->controlled)) {
+		if (w) {
+			family_writer_header(w, head->name, head->help, head->type);
+			write_series(w->b, head, path, "", NULL, 0);
+		}
+		n++;
+	}
+	return n;
+}
+
+static const char *row_name(size_t k)
+{
+	return cadvisor_rows[k].name;
+}
+
+static size_t family_end(size_t first)
+{
+	size_t end = first + 1;
+
+	while (end < ELEMENTSOF(cadvisor_rows) &&
+	       strcmp(cadvisor_rows[end].name, cadvisor_rows[first].name) == 0)
+		end++;
+	return end;
+}
+
+static size_t record_series(const struct cgroup_record *r)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < ELEMENTSOF(cadvisor_rows); k = family_end(k))
+		n += record_family(NULL, k, family_end(k), r, NULL);
+	return n;
+}
+
 static void family_series(struct family_writer *w, const struct cgroup_record *records,
 			  const struct label_text *paths, size_t *cursor, size_t n)
 {
-	const struct cadvisor_row *head = &cadvisor_rows[w->first];
-
-	for (size_t i = 0; i < n; i++) {
-		const struct cgroup_record *r = &records[i];
-
-		for (size_t k = w->first; k < w->end; k++) {
-			const struct cadvisor_row *c = &cadvisor_rows[k];
-			size_t j, stop = row_samples(c, r, &j);
-
-			for (; j < stop; j++) {
-				family_writer_header(w, head->name, head->help, head->type);
-				write_series(w->b, c, &paths[i], sample_label(r, &r->samples[j]),
-					     row_value(c, r, r->samples[j].value));
-			}
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		record_family(w, w->first, w->end, &records[i], &paths[i]);
 }
 
 const struct naming cadvisor_naming = {

@@ -26,6 +26,7 @@ struct label_text {
 
 /* The family being written, across the steps render.c takes through the records. */
 struct family_writer {
+	const struct snapshot *s;
 	struct strbuf *b;
 	enum render_format format;
 	size_t first, end; /* the family's rows */

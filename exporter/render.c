@@ -186,7 +186,8 @@ int render_stream_new(const struct snapshot *s, const struct render_options *o,
 	rs->o = *o;
 	rs->naming = namings[o->naming];
 	rs->kept = records_within_cap(s, o->max_series, rs->naming, &rs->dropped);
-	rs->family = (struct family_writer){.format = o->format, .end = family_end(rs->naming, 0)};
+	rs->family = (struct family_writer){
+	    .s = rs->s, .format = o->format, .end = family_end(rs->naming, 0)};
 	rs->cursor = calloc(s->n_records ? s->n_records : 1, sizeof(*rs->cursor));
 	rs->paths = escape_paths(s, rs->kept);
 	if (!rs->cursor || !rs->paths) {

@@ -290,6 +290,10 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 	}
 	if (r >= 0)
 		r = snapshot_finalize(&s);
+	/* cAdvisor's naming gives a device's numbers beside its name */
+	s.devices = run.devnames.entries;
+	s.n_devices = run.devnames.n;
+	run.devnames.entries = NULL;
 	devnames_done(&run.devnames);
 	readbuf_done(&run.buf);
 	record_done(&run.rec);

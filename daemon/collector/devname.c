@@ -74,7 +74,7 @@ static int name_from_sysfs(int dirfd, const char *devnum, char ret[LABEL_MAX])
 void devnames_lookup(struct devnames *d, uint32_t major, uint32_t minor, char ret[LABEL_MAX])
 {
 	char devnum[32];
-	struct devname_entry *bigger;
+	struct block_device *bigger;
 
 	for (size_t i = 0; i < d->n; i++)
 		if (d->entries[i].major == major && d->entries[i].minor == minor) {
@@ -91,7 +91,7 @@ void devnames_lookup(struct devnames *d, uint32_t major, uint32_t minor, char re
 	if (!bigger)
 		return;
 	d->entries = bigger;
-	d->entries[d->n] = (struct devname_entry){.major = major, .minor = minor};
+	d->entries[d->n] = (struct block_device){.major = major, .minor = minor};
 	strcpy(d->entries[d->n].name, ret);
 	d->n++;
 }

@@ -8,16 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "exporter/model/metric.h"
-
-struct devname_entry {
-	uint32_t major, minor;
-	char name[LABEL_MAX];
-};
+#include "exporter/model/snapshot.h"
 
 struct devnames {
-	int dirfd; /* <root>/sys/dev/block, or -1 if absent */
-	struct devname_entry *entries;
+	int dirfd;		      /* <root>/sys/dev/block, or -1 if absent */
+	struct block_device *entries; /* the devices looked up, handed to the snapshot at the end */
 	size_t n;
 };
 

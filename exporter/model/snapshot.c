@@ -308,6 +308,14 @@ int snapshot_finalize(struct snapshot *s)
 	return 0;
 }
 
+const struct block_device *snapshot_device(const struct snapshot *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_devices; i++)
+		if (strcmp(s->devices[i].name, name) == 0)
+			return &s->devices[i];
+	return NULL;
+}
+
 void snapshot_free(struct snapshot *s)
 {
 	for (size_t i = 0; i < s->n_records; i++)
@@ -316,5 +324,6 @@ void snapshot_free(struct snapshot *s)
 	free(s->collectors);
 	free(s->hierarchies);
 	free(s->slots);
+	free(s->devices);
 	*s = (struct snapshot){0};
 }

@@ -47,6 +47,12 @@ struct hierarchy_status {
 	size_t cgroups;
 };
 
+/* A block device a device label names: the name, or "8:0" where it has none. */
+struct block_device {
+	uint32_t major, minor;
+	char name[LABEL_MAX];
+};
+
 struct snapshot {
 	struct cgroup_record *records; /* sorted by path after finalize */
 	size_t n_records;
@@ -58,8 +64,10 @@ struct snapshot {
 	struct hierarchy_status *hierarchies;
 	size_t n_hierarchies;
 	uint64_t vanished;
-	uint64_t held_files; /* kept open for the next collection (heldfiles.h) */
-	uint64_t held_dirs;  /* cgroup directories, likewise */
+	uint64_t held_files;	      /* kept open for the next collection (heldfiles.h) */
+	uint64_t held_dirs;	      /* cgroup directories, likewise */
+	struct block_device *devices; /* those the samples' device labels name */
+	size_t n_devices;
 	uint64_t duration_ns;
 };
 
@@ -86,4 +94,6 @@ void record_done(struct cgroup_record *r);
 /* Files the samples read into r as path's, and empties r for the next cgroup. */
 int snapshot_take_record(struct snapshot *s, const char *path, struct cgroup_record *r);
 int snapshot_finalize(struct snapshot *s);
+/* The device a device label names, NULL if the collection did not keep it. */
+const struct block_device *snapshot_device(const struct snapshot *s, const char *name);
 void snapshot_free(struct snapshot *s);

@@ -1,7 +1,9 @@
 # naming: cadvisor. One daemon serves native names, is reloaded with
 # naming: cadvisor and then serves cAdvisor's names and labels (id = the
 # cgroup path, name and image empty, cpu="total") with the same values,
-# promtool-clean in text and strictly parseable as OpenMetrics.
+# cAdvisor's conversions, and the families, types and labels of
+# tests/fixtures/cadvisor-definitions, promtool-clean in text and strictly
+# parseable as OpenMetrics.
 
 # cadvisor_same NAME CADVISOR-SERIES NATIVE-SERIES: the cAdvisor series exists
 # and has the native series' value.
@@ -44,10 +46,28 @@ test_cadvisor() {
 	# /b has no quota, so, as in cAdvisor, no CFS statistics
 	check cadvisor/cfs-only-with-quota bash -c "! grep -q '^container_cpu_cfs_.*id=\"/b\"' '$dir/cadvisor'"
 
+	# cAdvisor's shares for a v2 weight of 50: 2 + (50 - 1) * 262142 / 9999
+	check cadvisor/v2-weight-as-cadvisor-shares grep -qx "container_spec_cpu_shares{$id} 1286" "$dir/cadvisor"
+	# swap.max is "max": cAdvisor's 0; memory.max is set and stays
+	check cadvisor/unlimited-limit-is-0 grep -qx "container_spec_memory_swap_limit_bytes{$id} 0" "$dir/cadvisor"
+	check cadvisor/set-limit-stays grep -qx "container_spec_memory_limit_bytes{$id} 33554432" "$dir/cadvisor"
+	detail=$(grep '^container_memory_failures_total{failure_type="pgfault",id="/a"' "$dir/cadvisor")
+	check cadvisor/failures-in-both-scopes test "$(printf '%s\n' "$detail" | awk '{ print $2 }' | sort -u | wc -l)" = 1 \
+		-a "$(printf '%s\n' "$detail" | grep -c -e 'scope="container"' -e 'scope="hierarchy"')" = 2
+	# io.stat's 254:0, by name or number, with its numbers
+	check cadvisor/blkio-device-usage-read grep -q \
+		'^container_blkio_device_usage_total{.*id="/a",.*major="254",minor="0",name="",operation="Read"} 213905408$' \
+		"$dir/cadvisor"
+	check cadvisor/blkio-device-usage-write grep -q \
+		'^container_blkio_device_usage_total{.*id="/a",.*major="254",minor="0",name="",operation="Write"} 16777216$' \
+		"$dir/cadvisor"
+	detail=$(/usr/bin/python3 "$here/cadvisor-definitions.py" "$top/tests/fixtures/cadvisor-definitions" <"$dir/cadvisor" 2>&1)
+	check cadvisor/matches-cadvisor-definitions test $? = 0
+
 	detail=$(grep -v '^#' "$dir/cadvisor" | grep -v -e '^container_' -e '^cgacct_')
 	check cadvisor/only-container-and-self-families test -z "$detail"
 	check cadvisor/self-metrics-kept grep -q '^cgacct_build_info{' "$dir/cadvisor"
-	detail=$(grep -v '^#' "$dir/cadvisor" | grep '^container_' | grep -v "image=\"\",name=\"\"")
+	detail=$(grep -v '^#' "$dir/cadvisor" | grep '^container_' | awk '!/image=""/ || !/name=""/')
 	check cadvisor/every-series-has-empty-image-and-name test -z "$detail"
 
 	lint=$(promtool check metrics <"$dir/cadvisor" 2>&1)
