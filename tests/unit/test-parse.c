@@ -233,7 +233,7 @@ static void test_flat_keyed_follows_files_that_change(void)
 					   "anon_thp",	  "file",
 					   "file_mapped", "x"};
 	enum { N = sizeof(pool) / sizeof(pool[0]) };
-	static const char *const keys[] = {pool[1], pool[3], pool[5], pool[7], pool[9], pool[11]};
+	const char *const keys[] = {pool[1], pool[3], pool[5], pool[7], pool[9], pool[11]};
 	unsigned order[N], seed = 1;
 
 	for (unsigned i = 0; i < N; i++)
