@@ -357,7 +357,6 @@ static void plan_learn(struct key_plan *plan, unsigned line, const char *key, si
 {
 	size_t off = line < plan->n_lines ? plan->off[line] : plan->text_len;
 
-	/* What followed this line in the plan belongs to another file's order. */
 	if (line > plan->n_lines || line >= PLAN_LINES || len == 0 || len > UINT8_MAX ||
 	    off + len > PLAN_TEXT) {
 		if (line < plan->n_lines)
@@ -369,6 +368,7 @@ static void plan_learn(struct key_plan *plan, unsigned line, const char *key, si
 	plan->len[line] = (uint8_t)len;
 	plan->off[line] = (uint16_t)off;
 	plan->text_len = off + len;
+	/* what followed this line in the plan was another file's order */
 	plan->n_lines = line + 1;
 }
 
