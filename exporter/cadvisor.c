@@ -464,22 +464,14 @@ static const char *row_name(size_t k)
 	return cadvisor_rows[k].name;
 }
 
-static size_t family_end(size_t first)
-{
-	size_t end = first + 1;
-
-	while (end < ELEMENTSOF(cadvisor_rows) &&
-	       strcmp(cadvisor_rows[end].name, cadvisor_rows[first].name) == 0)
-		end++;
-	return end;
-}
-
 static size_t record_series(const struct cgroup_record *r)
 {
 	size_t n = 0;
 
-	for (size_t k = 0; k < ELEMENTSOF(cadvisor_rows); k = family_end(k))
-		n += record_family(NULL, k, family_end(k), r, NULL);
+	for (size_t k = 0, end; k < ELEMENTSOF(cadvisor_rows); k = end) {
+		end = naming_family_end(&cadvisor_naming, k);
+		n += record_family(NULL, k, end, r, NULL);
+	}
 	return n;
 }
 

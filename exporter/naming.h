@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "base/strbuf.h"
 #include "exporter/model/snapshot.h"
@@ -62,3 +63,14 @@ struct naming {
 	void (*family_series)(struct family_writer *w, const struct cgroup_record *records,
 			      const struct label_text *paths, size_t *cursor, size_t n);
 };
+
+/* Rows [first, returned end) share a name: one family. */
+static inline size_t naming_family_end(const struct naming *n, size_t first)
+{
+	const char *name = n->row_name(first);
+	size_t end = first + 1;
+
+	while (end < n->n_rows && strcmp(n->row_name(end), name) == 0)
+		end++;
+	return end;
+}

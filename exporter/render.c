@@ -24,17 +24,6 @@ static const struct naming *const namings[] = {
     [RENDER_NAMING_CADVISOR] = &cadvisor_naming,
 };
 
-/* Rows [first, returned end) share a name: one family. */
-static size_t family_end(const struct naming *n, size_t first)
-{
-	const char *name = n->row_name(first);
-	size_t end = first + 1;
-
-	while (end < n->n_rows && strcmp(n->row_name(end), name) == 0)
-		end++;
-	return end;
-}
-
 /*
  * How many records (in path order) fit under the series cap, counting each
  * record's series as the naming renders it. Whole cgroups are dropped rather
@@ -47,6 +36,9 @@ static size_t records_within_cap(const struct snapshot *s, uint64_t cap, const s
 	uint64_t series = 0, dropped = 0;
 	size_t keep = s->n_records;
 
+	*ret_dropped = 0;
+	if (cap == 0) /* no cap: nothing to count */
+		return keep;
 	for (size_t i = 0; i < s->n_records; i++) {
 		size_t k = n->record_series(&s->records[i]);
 
@@ -187,7 +179,7 @@ int render_stream_new(const struct snapshot *s, const struct render_options *o,
 	rs->naming = namings[o->naming];
 	rs->kept = records_within_cap(s, o->max_series, rs->naming, &rs->dropped);
 	rs->family = (struct family_writer){
-	    .s = rs->s, .format = o->format, .end = family_end(rs->naming, 0)};
+	    .s = rs->s, .format = o->format, .end = naming_family_end(rs->naming, 0)};
 	rs->cursor = calloc(s->n_records ? s->n_records : 1, sizeof(*rs->cursor));
 	rs->paths = escape_paths(s, rs->kept);
 	if (!rs->cursor || !rs->paths) {
@@ -225,7 +217,7 @@ static void render_step(struct render_stream *rs, struct strbuf *out)
 	w->first = w->end;
 	w->header = false;
 	if (w->first < rs->naming->n_rows)
-		w->end = family_end(rs->naming, w->first);
+		w->end = naming_family_end(rs->naming, w->first);
 }
 
 int render_stream_next(struct render_stream *rs, struct strbuf *out)
