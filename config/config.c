@@ -9,12 +9,14 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <syslog.h>
 
 #include "base/strv.h"
 #include "base/util.h"
 #include "config/config.h"
 #include "config/pathglob.h"
+#include "config/values.h"
 #include "config/yconf.h"
 
 static const struct yconf_name controller_names[] = {
@@ -67,7 +69,9 @@ struct config *config_default(void)
 	c->cgroup_roots = strv_new(NULL);
 	c->include = strv_new("/**");
 	c->exclude = strv_new(NULL);
-	if (!c->listen || !c->cgroup_roots || !c->include || !c->exclude)
+	c->container_runtime_sockets = strv_new(NULL);
+	if (!c->listen || !c->cgroup_roots || !c->include || !c->exclude ||
+	    !c->container_runtime_sockets)
 		return NULL;
 	c->listen[0] = (struct listen_address){.port = CONFIG_PORT_DEFAULT, .family = AF_UNSPEC};
 	c->n_listen = 1;
@@ -75,6 +79,7 @@ struct config *config_default(void)
 	c->keep_open_files = CONFIG_KEEP_OPEN_FILES_DEFAULT;
 	c->naming = CONFIG_NAMING_NATIVE;
 	c->gzip_level = CONFIG_GZIP_LEVEL_DEFAULT;
+	c->container_runtime_timeout_usec = CONFIG_RUNTIME_TIMEOUT_USEC_DEFAULT;
 	c->log_level = LOG_INFO;
 	return TAKE_PTR(c);
 }
@@ -94,6 +99,7 @@ void config_free(struct config *c)
 	strv_free(c->cgroup_roots);
 	strv_free(c->include);
 	strv_free(c->exclude);
+	strv_free(c->container_runtime_sockets);
 	free(c->web_config_file);
 	web_config_free(c->web);
 	free(c);
@@ -114,7 +120,10 @@ bool config_equal(const struct config *a, const struct config *b)
 	       a->controllers == b->controllers && a->per_cpu == b->per_cpu &&
 	       a->min_interval_usec == b->min_interval_usec && a->max_series == b->max_series &&
 	       a->keep_open_files == b->keep_open_files && a->naming == b->naming &&
-	       a->gzip_level == b->gzip_level && a->log_level == b->log_level;
+	       a->gzip_level == b->gzip_level &&
+	       strv_equal(a->container_runtime_sockets, b->container_runtime_sockets) &&
+	       a->container_runtime_timeout_usec == b->container_runtime_timeout_usec &&
+	       a->log_level == b->log_level;
 }
 
 bool config_cgroup_selected(const struct config *c, const char *path)
@@ -259,6 +268,33 @@ static int parse_log_level(struct yconf *y, const char *key, yaml_node_t *value,
 	return yconf_enum(y, key, value, log_level_names, ELEMENTSOF(log_level_names), field);
 }
 
+/* An absolute path that fits a unix socket address (sockaddr_un's 108 bytes). */
+static const char *check_socket_path(const char *s)
+{
+	struct sockaddr_un sa;
+
+	return strlen(s) >= sizeof(sa.sun_path) ? "too long for a unix socket address"
+						: value_check_path(s);
+}
+
+static int parse_sockets(struct yconf *y, const char *key, yaml_node_t *value, void *field)
+{
+	return yconf_parse_checked_strv(y, key, value, field, "socket path", check_socket_path);
+}
+
+static int parse_runtime_timeout(struct yconf *y, const char *key, yaml_node_t *value, void *field)
+{
+	uint64_t usec;
+	int r = yconf_parse_duration(y, key, value, &usec);
+
+	if (r < 0)
+		return r;
+	if (usec == 0)
+		return yconf_error(y, value, "%s: must be longer than 0", key);
+	*(uint64_t *)field = usec;
+	return 0;
+}
+
 /* Relative to the config file's directory, as exporter-toolkit does for its files. */
 static int parse_web_config_file(struct yconf *y, const char *key, yaml_node_t *value, void *field)
 {
@@ -282,6 +318,8 @@ static const struct yconf_key config_keys[] = {
     {"keep_open_files", yconf_parse_u64, FIELD(keep_open_files)},
     {"naming", parse_naming, FIELD(naming)},
     {"gzip_level", parse_gzip_level, FIELD(gzip_level)},
+    {"container_runtime_sockets", parse_sockets, FIELD(container_runtime_sockets)},
+    {"container_runtime_timeout", parse_runtime_timeout, FIELD(container_runtime_timeout_usec)},
     {"web_config_file", parse_web_config_file, FIELD(web_config_file)},
     {"log_level", parse_log_level, FIELD(log_level)},
 };

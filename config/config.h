@@ -36,6 +36,12 @@
 #define CONFIG_GZIP_LEVEL_MAX	  9
 
 /*
+ * container_runtime_timeout: a runtime's answer is some milliseconds; one
+ * that takes seconds is stuck, and the names wait for its next answer.
+ */
+#define CONFIG_RUNTIME_TIMEOUT_USEC_DEFAULT (2 * 1000 * 1000)
+
+/*
  * One bit per controller name accepted in `controllers:`. io and pressure
  * exist only on cgroup2, cpuacct and blkio only on v1; the program layer
  * matches these names to the collector's readers.
@@ -70,7 +76,9 @@ struct config {
 	uint64_t max_series;	    /* 0 = no cap */
 	uint64_t keep_open_files;   /* cgroup files held open between collections */
 	enum config_naming naming;
-	unsigned gzip_level;	/* for scrapes that accept gzip; 0: answer them plain */
+	unsigned gzip_level;		  /* for scrapes that accept gzip; 0: answer them plain */
+	char **container_runtime_sockets; /* NULL-terminated; empty: ask no runtime */
+	uint64_t container_runtime_timeout_usec;
 	char *web_config_file;	/* relative to the config file; NULL = plain HTTP */
 	struct web_config *web; /* loaded from web_config_file, NULL without one */
 	int log_level;		/* syslog priority, LOG_ERR..LOG_DEBUG */

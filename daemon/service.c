@@ -26,6 +26,7 @@
 #include "base/clock.h"
 #include "base/util.h"
 #include "daemon/collector/heldfiles.h"
+#include "daemon/containers.h"
 #include "daemon/selection.h"
 #include "daemon/service.h"
 #include "daemon/systemd.h"
@@ -38,10 +39,11 @@ struct service {
 	struct log_target *log;
 	pthread_mutex_t config_lock; /* the collection reads cfg from HTTP threads */
 	struct config *cfg;
-	unsigned mounted_controllers; /* under config_lock; see collect_options */
-	struct held_files *held;      /* under config_lock; NULL: hold none */
-	uint64_t held_wanted;	      /* the keep_open_files it was made for */
-	struct id_cache *ids;	      /* under config_lock; NULL: out of memory */
+	unsigned mounted_controllers;  /* under config_lock; see collect_options */
+	struct held_files *held;       /* under config_lock; NULL: hold none */
+	uint64_t held_wanted;	       /* the keep_open_files it was made for */
+	struct id_cache *ids;	       /* under config_lock; NULL: out of memory */
+	struct containers *containers; /* under config_lock; NULL: no runtime to ask */
 	struct scrape *scrape;
 	struct http_server *http;
 	int *sd_fds; /* from socket activation, owned here; MHD gets duplicates */
@@ -111,10 +113,38 @@ static int collect(void *userdata, struct snapshot *ret)
 	o.held = s->held;
 	o.ids = s->ids;
 	r = collect_snapshot(&o, ret);
+	/* names are extras: without them the series are still right */
+	if (r >= 0 && s->containers && containers_annotate(s->containers, ret) < 0)
+		log_warning(s->log, "cannot name containers: %s", strerror(ENOMEM));
 	pthread_mutex_unlock(&s->config_lock);
 	if (r < 0)
 		log_warning(s->log, "collection failed: %s", strerror(-r));
 	return r;
+}
+
+/*
+ * Puts the runtime cache on c's sockets and timeout, keeping the running
+ * one (and the names it knows) when they are the same.
+ */
+static void containers_configure(struct service *s, const struct config *c)
+{
+	struct containers *next = NULL, *old;
+	int r;
+
+	if (s->containers && containers_same(s->containers, c->container_runtime_sockets,
+					     c->container_runtime_timeout_usec))
+		return;
+	if (c->container_runtime_sockets[0]) {
+		r = containers_new(c->container_runtime_sockets, c->container_runtime_timeout_usec,
+				   s->log, &next);
+		if (r < 0)
+			log_warning(s->log, "cannot ask container runtimes: %s", strerror(-r));
+	}
+	pthread_mutex_lock(&s->config_lock);
+	old = s->containers;
+	s->containers = next;
+	pthread_mutex_unlock(&s->config_lock);
+	containers_free(old);
 }
 
 static void mhd_log(void *userdata, const char *fmt, va_list ap)
@@ -263,6 +293,7 @@ static int reload(struct service *s)
 	s->cfg = next;
 	pthread_mutex_unlock(&s->config_lock);
 	configure_scrape(s, next);
+	containers_configure(s, next);
 	atomic_store(&s->log->max_level, next->log_level);
 	config_free(old);
 	log_info(s->log, "configuration reloaded from %s",
@@ -358,6 +389,7 @@ int service_run(const struct cli *cli, struct config *cfg, struct log_target *lo
 	if (r < 0)
 		goto out_free_ids;
 	configure_scrape(&s, cfg);
+	containers_configure(&s, cfg);
 	r = http_start(&s, cfg, &s.http);
 	if (r < 0)
 		goto out_free_scrape;
@@ -370,6 +402,7 @@ int service_run(const struct cli *cli, struct config *cfg, struct log_target *lo
 	http_server_free(s.http);
 out_free_scrape:
 	scrape_free(s.scrape);
+	containers_free(s.containers);
 	/* the files its collections kept open */
 	held_files_free(s.held);
 out_free_ids:

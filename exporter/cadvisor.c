@@ -341,16 +341,17 @@ static void device_numbers(const struct snapshot *s, const char *label, struct d
 /*
  * One sample line, its labels sorted by name as cAdvisor's client library
  * writes them: {cpu="total",id="/a",image="",name=""}. path is the record's
- * cgroup label value, already escaped.
+ * cgroup label value, already escaped; who, what its runtime named its
+ * container, or NULL.
  */
 static void write_series(struct strbuf *b, const struct cadvisor_row *c,
-			 const struct label_text *path, const char *label,
-			 const struct device_numbers *numbers, uint64_t value)
+			 const struct label_text *path, const struct container_names *who,
+			 const char *label, const struct device_numbers *numbers, uint64_t value)
 {
 	struct series_label labels[8] = {
 	    {.name = "id", .prefix = "", .escaped = path},
-	    {.name = "image", .prefix = "", .value = ""},
-	    {.name = "name", .prefix = "", .value = ""},
+	    {.name = "image", .prefix = "", .value = who ? who->image : ""},
+	    {.name = "name", .prefix = "", .value = who ? who->name : ""},
 	};
 	char cpu[LABEL_MAX + 4];
 	size_t n = 3;
@@ -427,7 +428,8 @@ static size_t record_family(struct family_writer *w, size_t first, size_t end,
 
 			if (w) {
 				family_writer_header(w, head->name, head->help, head->type);
-				write_series(w->b, c, path, "", NULL, row_value(c, r, &s));
+				write_series(w->b, c, path, r->container, "", NULL,
+					     row_value(c, r, &s));
 			}
 			n++;
 		}
@@ -442,7 +444,7 @@ static size_t record_family(struct family_writer *w, size_t first, size_t end,
 				if (c->form == LABEL_DEVICE_NUMBERS)
 					device_numbers(w->s, label, &numbers);
 				family_writer_header(w, head->name, head->help, head->type);
-				write_series(w->b, c, path, label,
+				write_series(w->b, c, path, r->container, label,
 					     c->form == LABEL_DEVICE_NUMBERS ? &numbers : NULL,
 					     row_value(c, r, s));
 			}
@@ -452,7 +454,7 @@ static size_t record_family(struct family_writer *w, size_t first, size_t end,
 	if (n == 0 && head->unlimited_as_zero && has(r, head->controlled)) {
 		if (w) {
 			family_writer_header(w, head->name, head->help, head->type);
-			write_series(w->b, head, path, "", NULL, 0);
+			write_series(w->b, head, path, r->container, "", NULL, 0);
 		}
 		n++;
 	}

@@ -267,11 +267,13 @@ static size_t record_series(const struct cgroup_record *r)
 }
 
 /*
- * cgroup_info's labels for what runs in the cgroup (identity.h), those the
- * path tells: one series per cgroup to join on, not labels on every series.
+ * cgroup_info's labels for what runs in the cgroup: those its path tells
+ * (identity.h) and the name and image its container's runtime gave. One
+ * series per cgroup to join on, not labels on every series.
  */
-static void write_identity(struct strbuf *b, const char *path)
+static void write_identity(struct strbuf *b, const struct cgroup_record *r)
 {
+	const char *path = r->path, *name = NULL, *image = NULL;
 	char value[IDENTITY_VALUE_MAX + 1];
 	struct identity id;
 	const struct {
@@ -282,11 +284,17 @@ static void write_identity(struct strbuf *b, const char *path)
 	    {"unit", &id.unit, NULL},
 	    {"container_runtime", NULL, &id.runtime},
 	    {"container_id", &id.container_id, NULL},
+	    {"container_name", NULL, &name},
+	    {"image", NULL, &image},
 	    {"pod_uid", &id.pod_uid, NULL},
 	    {"qos_class", NULL, &id.qos_class},
 	};
 
 	identity_parse(path, &id);
+	if (r->container) {
+		name = r->container->name;
+		image = r->container->image;
+	}
 	for (size_t i = 0; i < ELEMENTSOF(labels); i++) {
 		const char *v = labels[i].text ? *labels[i].text : NULL;
 
@@ -370,7 +378,7 @@ static void family_series(struct family_writer *w, const struct cgroup_record *r
 
 		if (head->info_label) {
 			strbuf_truncate(&identity, 0);
-			write_identity(&identity, r->path);
+			write_identity(&identity, r);
 		}
 		for (; cursor[i] < r->n_samples && r->samples[cursor[i]].metric < w->end;
 		     cursor[i]++) {

@@ -325,5 +325,10 @@ void snapshot_free(struct snapshot *s)
 	free(s->hierarchies);
 	free(s->slots);
 	free(s->devices);
+	for (size_t i = 0; i < s->n_containers; i++) {
+		free(s->containers[i].name);
+		free(s->containers[i].image);
+	}
+	free(s->containers);
 	*s = (struct snapshot){0};
 }

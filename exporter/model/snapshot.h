@@ -26,9 +26,15 @@ struct sample {
 	uint16_t label; /* offset into the record's labels, or SAMPLE_NO_LABEL */
 };
 
+/* What a container runtime says of the container in a record's cgroup. */
+struct container_names {
+	char *name, *image;
+};
+
 struct cgroup_record {
 	char *path;  /* relative to the hierarchy root, "/" for the root */
 	bool merged; /* holds samples from more than one hierarchy */
+	const struct container_names *container; /* NULL: no runtime named it */
 	struct sample *samples;
 	size_t n_samples;
 	size_t cap;
@@ -68,6 +74,8 @@ struct snapshot {
 	uint64_t held_dirs;	      /* cgroup directories, likewise */
 	struct block_device *devices; /* those the samples' device labels name */
 	size_t n_devices;
+	struct container_names *containers; /* the records' container fields point here */
+	size_t n_containers;
 	uint64_t duration_ns;
 };
 

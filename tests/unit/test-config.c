@@ -62,6 +62,8 @@ static void test_default_file_equals_embedded_default(void)
 	ASSERT_EQ_U64(d->min_interval_usec, 0);
 	ASSERT_EQ(d->naming, CONFIG_NAMING_NATIVE);
 	ASSERT_EQ(d->gzip_level, CONFIG_GZIP_LEVEL_DEFAULT);
+	ASSERT_TRUE(d->container_runtime_sockets[0] == NULL);
+	ASSERT_EQ_U64(d->container_runtime_timeout_usec, CONFIG_RUNTIME_TIMEOUT_USEC_DEFAULT);
 	ASSERT_EQ(d->log_level, LOG_INFO);
 	ASSERT_TRUE(d->web_config_file == NULL && d->web == NULL);
 	config_free(d);
@@ -81,6 +83,12 @@ static void test_equal_tells_configs_apart(void)
 	ASSERT_TRUE(!config_equal(d, c));
 	config_free(c);
 	c = load("gzip_level: 9\n");
+	ASSERT_TRUE(!config_equal(d, c));
+	config_free(c);
+	c = load("container_runtime_sockets: [/run/docker.sock]\n");
+	ASSERT_TRUE(!config_equal(d, c));
+	config_free(c);
+	c = load("container_runtime_timeout: 1s\n");
 	ASSERT_TRUE(!config_equal(d, c));
 	config_free(c);
 	config_free(d);
@@ -116,6 +124,10 @@ static void test_full_file_sets_every_key(void)
 	ASSERT_EQ_U64(c->keep_open_files, 250);
 	ASSERT_EQ(c->naming, CONFIG_NAMING_CADVISOR);
 	ASSERT_EQ(c->gzip_level, 0);
+	ASSERT_STREQ(c->container_runtime_sockets[0], "/run/podman/podman.sock");
+	ASSERT_STREQ(c->container_runtime_sockets[1], "/run/docker.sock");
+	ASSERT_TRUE(c->container_runtime_sockets[2] == NULL);
+	ASSERT_EQ_U64(c->container_runtime_timeout_usec, 500000);
 	ASSERT_EQ(c->log_level, LOG_DEBUG);
 	/* Relative to the config file, and loaded along with it. */
 	ASSERT_STREQ(c->web_config_file, web);
@@ -202,6 +214,17 @@ static void test_wrong_type_is_an_error(void)
 		     NAME ":2:13: gzip_level: 10 is out of range: 0 (no compression) to 9");
 	assert_error("gzip_level: fast\n",
 		     NAME ":1:13: gzip_level: expected a non-negative integer, got \"fast\"");
+	assert_error("container_runtime_sockets: [run/docker.sock]\n",
+		     NAME ":1:29: container_runtime_sockets: invalid socket path "
+			  "\"run/docker.sock\": not an absolute path");
+	assert_error("container_runtime_sockets:\n  - /run/"
+		     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		     "aaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+		     NAME ":2:5: container_runtime_sockets: invalid socket path "
+			  "\"/run/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"...: "
+			  "too long for a unix socket address");
+	assert_error("container_runtime_timeout: 0s\n",
+		     NAME ":1:28: container_runtime_timeout: must be longer than 0");
 	assert_error("exclude:\n  - [a]\n", NAME ":2:5: exclude: expected a string, got a list");
 	assert_error("per_cpu: yes\n", NAME ":1:10: per_cpu: expected true or false, got \"yes\"");
 	assert_error("per_cpu:\n",

@@ -294,6 +294,42 @@ static void test_cgroup_info_names_unit_container_and_pod(void)
 	sample_snapshot_done(&s);
 }
 
+/*
+ * A runtime's name and image for a container: cgroup_info's container_name
+ * and image in native naming, escaped; name and image on every series in
+ * cAdvisor's. A record no runtime named keeps cAdvisor's empty ones.
+ */
+static void test_runtime_names_label_the_container(void)
+{
+	struct snapshot s = snapshot_shell(
+	    "/machine.slice/"
+	    "libpod-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope");
+	char name[] = "web", image[] = "localhost/web:\"1\"";
+	const struct container_names who = {.name = name, .image = image};
+	const struct render_options cadvisor = {.naming = RENDER_NAMING_CADVISOR, .version = "9"};
+	struct strbuf out = {0};
+
+	add(&s.records[0], METRIC_INFO_INO, "unified", 1);
+	add(&s.records[0], METRIC_PIDS_CURRENT, NULL, 9);
+	add(&s.records[1], METRIC_INFO_INO, "unified", 77);
+	add(&s.records[1], METRIC_PIDS_CURRENT, NULL, 2);
+	s.records[1].container = &who;
+	ASSERT_EQ(render_exposition(&s, &text_native, &out), 0);
+	ASSERT_TRUE(strstr(out.buf,
+			   "container_runtime=\"podman\",container_id=\"0123456789abcdef"
+			   "0123456789abcdef0123456789abcdef0123456789abcdef\","
+			   "container_name=\"web\",image=\"localhost/web:\\\"1\\\"\"} 1\n"));
+	ASSERT_TRUE(
+	    strstr(out.buf, "cgroup_info{cgroup=\"/\",hierarchy=\"unified\",ino=\"1\"} 1\n"));
+	strbuf_truncate(&out, 0);
+	ASSERT_EQ(render_exposition(&s, &cadvisor, &out), 0);
+	ASSERT_TRUE(strstr(out.buf, "0123456789abcdef.scope\",image=\"localhost/web:\\\"1\\\"\","
+				    "name=\"web\"} 2\n"));
+	ASSERT_TRUE(strstr(out.buf, "container_threads{id=\"/\",image=\"\",name=\"\"} 9\n"));
+	strbuf_done(&out);
+	sample_snapshot_done(&s);
+}
+
 static void extra_family(struct strbuf *b, enum render_format f, const void *userdata)
 {
 	textformat_header(b, f, "cgacct_things_total", userdata, FAMILY_COUNTER);
@@ -722,6 +758,7 @@ int main(void)
 	RUN(test_cadvisor_naming_renders_cadvisor_names_labels_and_units);
 	RUN(test_cadvisor_naming_in_openmetrics_and_under_the_series_cap);
 	RUN(test_cadvisor_naming_of_a_v2_tree);
+	RUN(test_runtime_names_label_the_container);
 	RUN(test_cadvisor_family_of_several_rows_has_one_header);
 	RUN(test_family_header_comes_once_before_its_first_series_across_steps);
 	return 0;

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The cache behind containers.h: per socket, the last list the runtime
+ * returned, sorted by ID. The thread asks every socket once a minute,
+ * which also forgets removed containers, and sooner, at most once a
+ * second, when a collection met a container ID no list has: one created
+ * since. A socket that fails keeps its last list, and its failure is
+ * logged when it starts and when it ends, not at every attempt.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/strv.h"
+#include "base/util.h"
+#include "daemon/containers.h"
+#include "daemon/runtime/dockerapi.h"
+#include "exporter/model/identity.h"
+
+#define REFRESH_PERIOD_USEC (60 * USEC_PER_SEC)
+#define REFRESH_GAP_USEC    USEC_PER_SEC
+
+struct source {
+	char *socket;
+	struct runtime_container *list; /* sorted by id; under lock */
+	size_t n;
+	int error; /* of the last attempt, 0 after a success; the thread's */
+};
+
+struct containers {
+	struct log_target *log;
+	uint64_t timeout_usec;
+	struct source *sources;
+	size_t n_sources;
+	pthread_mutex_t lock;
+	pthread_cond_t wake; /* on the monotonic clock */
+	bool wanted;	     /* a collection met an unknown ID; under lock */
+	bool stopping;	     /* under lock */
+	pthread_t thread;
+};
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(((const struct runtime_container *)a)->id,
+		      ((const struct runtime_container *)b)->id);
+}
+
+static void report(struct containers *c, struct source *src, int r, size_t n)
+{
+	if (r < 0 && r != src->error)
+		log_warning(c->log,
+			    "container runtime at %s: %s; its containers keep the names "
+			    "it gave last",
+			    src->socket, strerror(-r));
+	else if (r >= 0 && src->error)
+		log_notice(c->log, "container runtime at %s answers again: %zu containers",
+			   src->socket, n);
+	src->error = r < 0 ? r : 0;
+}
+
+static void refresh(struct containers *c)
+{
+	for (size_t i = 0; i < c->n_sources; i++) {
+		struct source *src = &c->sources[i];
+		struct runtime_container *list = NULL, *old;
+		size_t n = 0, n_old;
+		int r;
+
+		r = dockerapi_list(src->socket, c->timeout_usec, &list, &n);
+		report(c, src, r, n);
+		if (r < 0)
+			continue;
+		qsort(list, n, sizeof(*list), by_id);
+		pthread_mutex_lock(&c->lock);
+		old = src->list;
+		n_old = src->n;
+		src->list = list;
+		src->n = n;
+		pthread_mutex_unlock(&c->lock);
+		runtime_containers_free(old, n_old);
+	}
+}
+
+static void *run(void *userdata)
+{
+	struct containers *c = userdata;
+	uint64_t last = 0;
+	bool first = true;
+
+	pthread_mutex_lock(&c->lock);
+	while (!c->stopping) {
+		uint64_t due = last + (c->wanted ? REFRESH_GAP_USEC : REFRESH_PERIOD_USEC);
+		uint64_t now = now_usec();
+
+		if (!first && now < due) {
+			struct timespec ts = {.tv_sec = (time_t)(due / USEC_PER_SEC),
+					      .tv_nsec =
+						  (long)(due % USEC_PER_SEC * NSEC_PER_USEC)};
+
+			pthread_cond_timedwait(&c->wake, &c->lock, &ts);
+			continue;
+		}
+		first = false;
+		c->wanted = false;
+		pthread_mutex_unlock(&c->lock);
+		refresh(c);
+		last = now_usec();
+		pthread_mutex_lock(&c->lock);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+static void sources_free(struct containers *c)
+{
+	for (size_t i = 0; i < c->n_sources; i++) {
+		free(c->sources[i].socket);
+		runtime_containers_free(c->sources[i].list, c->sources[i].n);
+	}
+	free(c->sources);
+}
+
+int containers_new(char *const *sockets, uint64_t timeout_usec, struct log_target *log,
+		   struct containers **ret)
+{
+	struct containers *c = calloc(1, sizeof(*c));
+	pthread_condattr_t attr;
+	size_t n = strv_length(sockets);
+	int r;
+
+	if (!c)
+		return -ENOMEM;
+	c->log = log;
+	c->timeout_usec = timeout_usec;
+	c->sources = calloc(n, sizeof(*c->sources));
+	for (size_t i = 0; c->sources && i < n; i++, c->n_sources++)
+		if (!(c->sources[i].socket = strdup(sockets[i])))
+			break;
+	if (!c->sources || c->n_sources < n) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&c->wake, &attr);
+	pthread_condattr_destroy(&attr);
+	r = -pthread_create(&c->thread, NULL, run, c);
+	if (r < 0) {
+		pthread_cond_destroy(&c->wake);
+		pthread_mutex_destroy(&c->lock);
+		goto fail;
+	}
+	*ret = c;
+	return 0;
+fail:
+	sources_free(c);
+	free(c);
+	return r;
+}
+
+void containers_free(struct containers *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->stopping = true;
+	pthread_cond_signal(&c->wake);
+	pthread_mutex_unlock(&c->lock);
+	pthread_join(c->thread, NULL);
+	pthread_cond_destroy(&c->wake);
+	pthread_mutex_destroy(&c->lock);
+	sources_free(c);
+	free(c);
+}
+
+bool containers_same(const struct containers *c, char *const *sockets, uint64_t timeout_usec)
+{
+	if (c->timeout_usec != timeout_usec || strv_length(sockets) != c->n_sources)
+		return false;
+	for (size_t i = 0; i < c->n_sources; i++)
+		if (strcmp(c->sources[i].socket, sockets[i]) != 0)
+			return false;
+	return true;
+}
+
+/* The container with this ID in any source's list; under lock. */
+static const struct runtime_container *lookup(const struct containers *c, const char *id)
+{
+	struct runtime_container key;
+
+	memcpy(key.id, id, sizeof(key.id));
+	for (size_t i = 0; i < c->n_sources; i++) {
+		const struct runtime_container *hit;
+
+		if (c->sources[i].n == 0) /* and list NULL: no answer yet */
+			continue;
+		hit = bsearch(&key, c->sources[i].list, c->sources[i].n, sizeof(key), by_id);
+		if (hit)
+			return hit;
+	}
+	return NULL;
+}
+
+/* The runtime's entry for record r's container; *ret_unknown if its ID is in none. */
+static const struct runtime_container *
+record_container(const struct containers *c, const struct cgroup_record *r, bool *ret_unknown)
+{
+	char value[IDENTITY_VALUE_MAX + 1];
+	const struct runtime_container *hit;
+	struct identity id;
+
+	identity_parse(r->path, &id);
+	if (id.container_id.len != DOCKERAPI_ID_LEN)
+		return NULL;
+	identity_value(r->path, &id.container_id, value);
+	hit = lookup(c, value);
+	*ret_unknown |= !hit;
+	return hit;
+}
+
+int containers_annotate(struct containers *c, struct snapshot *s)
+{
+	const struct runtime_container **hits;
+	bool unknown = false;
+	size_t n = 0;
+	int r = 0;
+
+	hits = calloc(s->n_records ? s->n_records : 1, sizeof(*hits));
+	if (!hits)
+		return -ENOMEM;
+	pthread_mutex_lock(&c->lock);
+	for (size_t i = 0; i < s->n_records; i++) {
+		hits[i] = record_container(c, &s->records[i], &unknown);
+		n += hits[i] != NULL;
+	}
+	s->containers = calloc(n ? n : 1, sizeof(*s->containers));
+	for (size_t i = 0; s->containers && i < s->n_records; i++) {
+		struct container_names *names = &s->containers[s->n_containers];
+
+		if (!hits[i])
+			continue;
+		names->name = strdup(hits[i]->name);
+		names->image = strdup(hits[i]->image);
+		s->n_containers++;
+		if (!names->name || !names->image) {
+			r = -ENOMEM;
+			break;
+		}
+		s->records[i].container = names;
+	}
+	if (!s->containers)
+		r = -ENOMEM;
+	if (unknown && !c->wanted) {
+		c->wanted = true;
+		pthread_cond_signal(&c->wake);
+	}
+	pthread_mutex_unlock(&c->lock);
+	free(hits);
+	return r;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The fuzz target of what cgacctd reads from a container runtime's socket
+ * (daemon/runtime/dockerapi.c): a whole HTTP response. Whatever it is, a
+ * list comes back only whole, its IDs 64 hex digits, its strings set.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/runtime/dockerapi.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct runtime_container *v;
+	char *buf = malloc(size ? size : 1); /* exactly size: ASan sees any read past it */
+	size_t n;
+
+	if (!buf)
+		return 0;
+	if (size)
+		memcpy(buf, data, size);
+	if (dockerapi_parse_response(buf, size, &v, &n) == 0) {
+		for (size_t i = 0; i < n; i++)
+			if (strlen(v[i].id) != DOCKERAPI_ID_LEN || !v[i].name || !v[i].image ||
+			    v[i].name[0] == '/')
+				abort();
+		runtime_containers_free(v, n);
+	}
+	free(buf);
+	return 0;
+}

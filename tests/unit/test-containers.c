@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Container names from a runtime's API (daemon/runtime/dockerapi.c,
+ * daemon/containers.c), against a Docker API server of the test's own on a
+ * unix socket: what a list response yields and what it refuses, the
+ * request on the wire, the timeout, and the cache that names a snapshot's
+ * containers without ever waiting for the runtime. The real runtime,
+ * podman, is tests/system's.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "daemon/containers.h"
+#include "daemon/runtime/dockerapi.h"
+#include "test.h"
+
+#define ID_WEB "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define ID_DB  "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
+
+#define OK_HEAD "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n"
+
+static const char web_only[] =
+    OK_HEAD "[{\"Id\":\"" ID_WEB "\",\"Names\":[\"/web\"],\"Image\":\"localhost/web:1\","
+	    "\"State\":\"running\"}]\n";
+static const char web_and_db[] =
+    OK_HEAD "[{\"Id\":\"" ID_WEB "\",\"Names\":[\"/web\"],\"Image\":\"localhost/web:1\"},"
+	    "{\"Id\":\"" ID_DB "\",\"Names\":[\"db\"],\"Image\":\"postgres\"}]";
+
+/* The test's server: answers each connection with `response` once the gate is open. */
+static struct server {
+	char dir[64], path[128];
+	int fd;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	bool open, stopping;
+	const char *response;
+	char request[256]; /* the last request's first line */
+	unsigned answered;
+} srv = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
+
+static void serve_one(int c)
+{
+	char buf[1024];
+	size_t len = 0;
+	ssize_t n;
+
+	while (len < sizeof(buf) - 1 && (n = read(c, buf + len, sizeof(buf) - 1 - len)) > 0) {
+		len += (size_t)n;
+		buf[len] = '\0';
+		if (strstr(buf, "\r\n\r\n"))
+			break;
+	}
+	buf[len] = '\0';
+	pthread_mutex_lock(&srv.lock);
+	snprintf(srv.request, sizeof(srv.request), "%.*s", (int)strcspn(buf, "\r"), buf);
+	while (!srv.open && !srv.stopping)
+		pthread_cond_wait(&srv.changed, &srv.lock);
+	if (!srv.stopping)
+		(void)!send(c, srv.response, strlen(srv.response), MSG_NOSIGNAL);
+	srv.answered++;
+	pthread_cond_broadcast(&srv.changed);
+	pthread_mutex_unlock(&srv.lock);
+}
+
+static void *serve(void *unused)
+{
+	(void)unused;
+	for (;;) {
+		int c = accept(srv.fd, NULL, NULL);
+
+		if (c < 0)
+			return NULL;
+		pthread_mutex_lock(&srv.lock);
+		bool stopping = srv.stopping;
+		pthread_mutex_unlock(&srv.lock);
+		if (stopping) {
+			close(c);
+			return NULL;
+		}
+		serve_one(c);
+		close(c);
+	}
+}
+
+static void server_start(const char *response)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+
+	strcpy(srv.dir, "/tmp/cgacct-containers-XXXXXX");
+	ASSERT_TRUE(mkdtemp(srv.dir) != NULL);
+	snprintf(srv.path, sizeof(srv.path), "%s/docker.sock", srv.dir);
+	strcpy(sa.sun_path, srv.path);
+	srv.fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	ASSERT_TRUE(srv.fd >= 0);
+	ASSERT_EQ(bind(srv.fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ASSERT_EQ(listen(srv.fd, 16), 0);
+	srv.response = response;
+	srv.open = true;
+	srv.stopping = false;
+	srv.answered = 0;
+	ASSERT_EQ(pthread_create(&srv.thread, NULL, serve, NULL), 0);
+}
+
+static void server_set(bool open, const char *response)
+{
+	pthread_mutex_lock(&srv.lock);
+	srv.open = open;
+	if (response)
+		srv.response = response;
+	pthread_cond_broadcast(&srv.changed);
+	pthread_mutex_unlock(&srv.lock);
+}
+
+static unsigned server_answered(void)
+{
+	pthread_mutex_lock(&srv.lock);
+	unsigned n = srv.answered;
+	pthread_mutex_unlock(&srv.lock);
+	return n;
+}
+
+static void server_stop(void)
+{
+	pthread_mutex_lock(&srv.lock);
+	srv.stopping = true;
+	pthread_cond_broadcast(&srv.changed);
+	pthread_mutex_unlock(&srv.lock);
+	shutdown(srv.fd, SHUT_RDWR);
+	pthread_join(srv.thread, NULL);
+	close(srv.fd);
+	unlink(srv.path);
+	rmdir(srv.dir);
+}
+
+static int parse(const char *response, struct runtime_container **v, size_t *n)
+{
+	return dockerapi_parse_response(response, strlen(response), v, n);
+}
+
+/*
+ * Names lose Docker's '/', podman's plain ones stay; entries without a
+ * 64-digit lowercase hex Id are skipped, not fatal; what is not a 200 with
+ * one whole JSON array is an error, never a shorter list.
+ */
+static void test_list_responses_parse_or_fail_whole(void)
+{
+	static const char *const bad[] = {
+	    "HTTP/1.0 500 Internal Server Error\r\n\r\n[]",
+	    "HTTP/1.0 200 OK\r\n\r\n{\"message\":\"page not found\"}",
+	    "HTTP/1.0 200 OK\r\n\r\n[{\"Id\":\"" ID_WEB "\",\"Names\":[\"/w",
+	    "HTTP/1.0 200 OK\r\n\r\n[] []",
+	    "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n",
+	    "SSH-2.0-OpenSSH_9.2\r\n",
+	    "",
+	};
+	static const char mixed[] =
+	    OK_HEAD "[{\"Id\":\"" ID_WEB "\",\"Names\":[],\"Image\":7},"
+		    "{\"Id\":\"0123\",\"Names\":[\"/short\"]},"
+		    "{\"Id\":\"" ID_WEB "0\",\"Names\":[\"/long\"]},"
+		    "{\"Id\":\"0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef\"},"
+		    "{\"Names\":[\"/noid\"]}, 17, null]";
+	struct runtime_container *v;
+	size_t n;
+
+	ASSERT_EQ(parse(web_and_db, &v, &n), 0);
+	ASSERT_EQ(n, 2);
+	ASSERT_STREQ(v[0].id, ID_WEB);
+	ASSERT_STREQ(v[0].name, "web");
+	ASSERT_STREQ(v[0].image, "localhost/web:1");
+	ASSERT_STREQ(v[1].id, ID_DB);
+	ASSERT_STREQ(v[1].name, "db");
+	ASSERT_STREQ(v[1].image, "postgres");
+	runtime_containers_free(v, n);
+
+	ASSERT_EQ(parse(web_only, &v, &n), 0); /* a trailing newline is no trailing garbage */
+	ASSERT_EQ(n, 1);
+	runtime_containers_free(v, n);
+
+	ASSERT_EQ(parse(mixed, &v, &n), 0);
+	ASSERT_EQ(n, 1);
+	ASSERT_STREQ(v[0].name, "");
+	ASSERT_STREQ(v[0].image, "");
+	runtime_containers_free(v, n);
+
+	ASSERT_EQ(parse(OK_HEAD "[]", &v, &n), 0);
+	ASSERT_EQ(n, 0);
+	runtime_containers_free(v, n);
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (parse(bad[i], &v, &n) != -EBADMSG) {
+			fprintf(stderr, "accepted: %s\n", bad[i]);
+			abort();
+		}
+}
+
+/*
+ * Over the socket: one read-only GET of every container; a server that
+ * does not answer is given up on at the timeout; a missing socket, or a
+ * path that is no socket, is an error of its own.
+ */
+static void test_list_over_the_socket_with_a_timeout(void)
+{
+	struct runtime_container *v;
+	size_t n;
+
+	server_start(web_only);
+	ASSERT_EQ(dockerapi_list(srv.path, 5 * USEC_PER_SEC, &v, &n), 0);
+	ASSERT_EQ(n, 1);
+	ASSERT_STREQ(v[0].name, "web");
+	runtime_containers_free(v, n);
+	ASSERT_STREQ(srv.request, "GET /containers/json?all=1 HTTP/1.0");
+
+	server_set(false, NULL);
+	ASSERT_EQ(dockerapi_list(srv.path, 200 * USEC_PER_MSEC, &v, &n), -ETIMEDOUT);
+	server_set(true, NULL);
+	server_stop();
+
+	ASSERT_EQ(dockerapi_list("/nonexistent/docker.sock", USEC_PER_SEC, &v, &n), -ENOENT);
+	ASSERT_EQ(dockerapi_list("/proc/self/status", USEC_PER_SEC, &v, &n), -ECONNREFUSED);
+}
+
+/* A snapshot of the root and these cgroups, one sample each. */
+static void snapshot_of(struct snapshot *s, const char *const *paths, size_t n)
+{
+	struct cgroup_record r = {0};
+
+	*s = (struct snapshot){0};
+	for (size_t i = 0; i < n; i++) {
+		ASSERT_EQ(record_add(&r, METRIC_PIDS_CURRENT, NULL, i), 0);
+		ASSERT_EQ(snapshot_take_record(s, paths[i], &r), 0);
+	}
+	record_done(&r);
+	ASSERT_EQ(snapshot_finalize(s), 0);
+}
+
+static const struct container_names *named(const struct snapshot *s, const char *path)
+{
+	for (size_t i = 0; i < s->n_records; i++)
+		if (strcmp(s->records[i].path, path) == 0)
+			return s->records[i].container;
+	abort();
+}
+
+#define WEB "/machine.slice/libpod-" ID_WEB ".scope"
+#define DB  "/system.slice/docker-" ID_DB ".scope"
+
+/* Annotates a fresh snapshot until path is named (or for 20 s), and returns its names. */
+static struct snapshot annotate_until_named(struct containers *c, const char *path)
+{
+	static const char *const paths[] = {"/", WEB, DB,
+					    "/machine.slice/libpod-conmon-" ID_WEB ".scope"};
+	struct snapshot s;
+
+	for (int i = 0; i < 400; i++) {
+		snapshot_of(&s, paths, sizeof(paths) / sizeof(paths[0]));
+		ASSERT_EQ(containers_annotate(c, &s), 0);
+		if (named(&s, path))
+			return s;
+		snapshot_free(&s);
+		usleep(50000);
+	}
+	fprintf(stderr, "%s was never named\n", path);
+	abort();
+}
+
+/*
+ * The cache: a collection never waits for the runtime, even one that has
+ * not answered yet; the names come once it has; an ID it did not list
+ * makes it ask again; a failing runtime leaves the names it gave; conmon's
+ * cgroup and the root are nobody's container.
+ */
+static void test_cache_names_containers_without_waiting(void)
+{
+	static const char *const paths[] = {"/", WEB};
+	struct containers *c;
+	struct log_target log;
+	struct snapshot s;
+	unsigned before;
+
+	log_init(&log, LOG_WARNING, false);
+	server_start(web_only);
+	server_set(false, NULL); /* the runtime hangs */
+	ASSERT_EQ(containers_new((char *const[]){srv.path, NULL}, 60 * USEC_PER_SEC, &log, &c), 0);
+	ASSERT_TRUE(containers_same(c, (char *const[]){srv.path, NULL}, 60 * USEC_PER_SEC));
+	ASSERT_TRUE(!containers_same(c, (char *const[]){srv.path, NULL}, USEC_PER_SEC));
+	ASSERT_TRUE(!containers_same(c, (char *const[]){NULL}, 60 * USEC_PER_SEC));
+	snapshot_of(&s, paths, 2);
+	ASSERT_EQ(containers_annotate(c, &s), 0); /* returns while the runtime still hangs */
+	ASSERT_TRUE(named(&s, WEB) == NULL);
+	ASSERT_EQ(s.n_containers, 0);
+	snapshot_free(&s);
+
+	server_set(true, NULL);
+	s = annotate_until_named(c, WEB);
+	ASSERT_STREQ(named(&s, WEB)->name, "web");
+	ASSERT_STREQ(named(&s, WEB)->image, "localhost/web:1");
+	ASSERT_TRUE(named(&s, "/") == NULL);
+	ASSERT_TRUE(named(&s, "/machine.slice/libpod-conmon-" ID_WEB ".scope") == NULL);
+	ASSERT_TRUE(named(&s, DB) == NULL);
+	ASSERT_EQ(s.n_containers, 1);
+	snapshot_free(&s);
+
+	/* db appears: its unknown ID has the thread ask again, within seconds, not a minute */
+	server_set(true, web_and_db);
+	s = annotate_until_named(c, DB);
+	ASSERT_STREQ(named(&s, DB)->name, "db");
+	ASSERT_STREQ(named(&s, DB)->image, "postgres");
+	ASSERT_STREQ(named(&s, WEB)->name, "web");
+	snapshot_free(&s);
+
+	/* the runtime fails: an unknown ID makes the thread ask, and the names stay */
+	server_set(true, "HTTP/1.0 500 Internal Server Error\r\n\r\n");
+	before = server_answered();
+	{
+		static const char *const unknown[] = {
+		    "/", WEB, "/system.slice/docker-" ID_WEB "0.scope",
+		    "/system.slice/"
+		    "docker-1111111111111111111111111111111111111111111111111111111111111111."
+		    "scope"};
+
+		for (int i = 0; i < 400 && server_answered() == before; i++) {
+			snapshot_of(&s, unknown, 4);
+			ASSERT_EQ(containers_annotate(c, &s), 0);
+			snapshot_free(&s);
+			usleep(50000);
+		}
+		ASSERT_TRUE(server_answered() > before);
+		snapshot_of(&s, unknown, 4);
+		ASSERT_EQ(containers_annotate(c, &s), 0);
+		ASSERT_STREQ(named(&s, WEB)->name, "web");
+		snapshot_free(&s);
+	}
+	containers_free(c);
+	server_stop();
+}
+
+int main(void)
+{
+	RUN(test_list_responses_parse_or_fail_whole);
+	RUN(test_list_over_the_socket_with_a_timeout);
+	RUN(test_cache_names_containers_without_waiting);
+	return 0;
+}
