@@ -250,6 +250,12 @@ int containers_annotate(struct containers *c, struct snapshot *s)
 			break;
 		}
 		s->records[i].container = names;
+		/* the last metric, so the samples stay sorted */
+		if (hits[i]->created && record_add(&s->records[i], METRIC_CONTAINER_CREATED, NULL,
+						   hits[i]->created) < 0) {
+			r = -ENOMEM;
+			break;
+		}
 	}
 	if (!s->containers)
 		r = -ENOMEM;

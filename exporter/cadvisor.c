@@ -215,6 +215,13 @@ const struct cadvisor_row cadvisor_rows[] = {
 	    "Time some tasks waited for I/O (io.pressure some)."),
     COUNTER("container_pressure_io_stalled_seconds_total", METRIC_PRESSURE_IO_STALLED, USEC_PER_SEC,
 	    "Time all tasks stalled on I/O (io.pressure full)."),
+    /*
+     * Only for containers a runtime named: their creation time from its API, as cAdvisor's
+     * Docker handler has it. cAdvisor's guess for other cgroups, their directories' mtime,
+     * is the time kernfs made the inode, which can come later (cgacctd.yml(5)).
+     */
+    GAUGE("container_start_time_seconds", METRIC_CONTAINER_CREATED,
+	  "Start time of the container since unix epoch in seconds."),
 };
 
 /* r's samples of metric m are [*ret_first, returned end); samples are sorted by metric. */

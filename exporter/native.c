@@ -254,6 +254,10 @@ const struct native_row native_rows[_METRIC_MAX] = {
     [METRIC_PRESSURE_IO_STALLED] = {"cgroup_pressure_io_stalled_seconds_total",
 				    "Time all tasks stalled on I/O (io.pressure full).",
 				    FAMILY_COUNTER, NULL, USEC_PER_SEC, NULL},
+    [METRIC_CONTAINER_CREATED] = {"cgroup_container_created_timestamp_seconds",
+				  "When the cgroup's container was created, in seconds since the "
+				  "epoch, as its runtime says (container_runtime_sockets).",
+				  FAMILY_GAUGE, NULL, 0, NULL},
 };
 
 static const char *row_name(size_t k)

@@ -2,8 +2,8 @@
 /*
  * GET /containers/json?all=1 over the socket in HTTP/1.0: the server then
  * sends the body without chunked encoding and closes the connection, so
- * the response is everything read until end of file. The list's Id, Names
- * and Image are what the Docker API documents since its version 1.18;
+ * the response is everything read until end of file. The list's Id, Names,
+ * Image and Created are what the Docker API documents since its version 1.18;
  * podman's compatible API returns the same fields.
  */
 #include <errno.h>
@@ -207,10 +207,14 @@ static int container_from(struct json_object *o, struct runtime_container *c)
 {
 	const char *id = string_member(o, "Id"), *name = first_name(o),
 		   *image = string_member(o, "Image");
+	struct json_object *created;
 
 	if (!json_object_is_type(o, json_type_object) || !is_id(id))
 		return 0;
 	memcpy(c->id, id, DOCKERAPI_ID_LEN + 1);
+	if (json_object_object_get_ex(o, "Created", &created) &&
+	    json_object_is_type(created, json_type_int) && json_object_get_int64(created) > 0)
+		c->created = (uint64_t)json_object_get_int64(created);
 	c->name = strdup(name ? name : "");
 	c->image = strdup(image ? image : "");
 	return c->name && c->image ? 1 : -ENOMEM;

@@ -15,8 +15,9 @@
 
 struct runtime_container {
 	char id[DOCKERAPI_ID_LEN + 1];
-	char *name;  /* without the Docker API's leading '/' */
-	char *image; /* as the container was created from: "busybox", "localhost/web:1" */
+	char *name;	  /* without the Docker API's leading '/' */
+	char *image;	  /* as the container was created from: "busybox", "localhost/web:1" */
+	uint64_t created; /* seconds since the epoch; 0: not said */
 };
 
 /* A response larger than this is refused (-EFBIG): no host runs that many containers. */

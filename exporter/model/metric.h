@@ -109,5 +109,12 @@ enum metric {
 	METRIC_PRESSURE_IO_WAITING,
 	METRIC_PRESSURE_IO_STALLED,
 
+	/*
+	 * when the container was created, in seconds since the epoch, as its
+	 * runtime says (daemon/containers.c); last, as it joins a record after
+	 * the others
+	 */
+	METRIC_CONTAINER_CREATED,
+
 	_METRIC_MAX,
 };

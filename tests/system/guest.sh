@@ -1,8 +1,9 @@
 # Runs as root in the Debian guest (vm/guest --image debian), systemd as
 # PID 1, after tests/system/run has put its settings above this line:
 # DEB and DEB_UPGRADE (the package and the same package as the next
-# version, UPGRADE_VERSION) and PROM_URL (the host's Prometheus, which
-# scrapes this guest's port 19753).  Prints a PASS:, FAIL: or SKIP: line
+# version, UPGRADE_VERSION), PROM_URL (the host's Prometheus, which
+# scrapes this guest's port 19753) and ROOTFS (a busybox root file system
+# in a tarball, for a container image).  Prints a PASS:, FAIL: or SKIP: line
 # per check; the host records them.
 set -u
 detail=
@@ -143,6 +144,81 @@ detail="MainPID $pid -> $(main_pid)"
 check reload/broken-edit-keeps-process test "$(main_pid)" = "$pid"
 cp /tmp/cgacctd.yml.orig "$conf"
 systemctl reload cgacctd.service
+
+# Containers: real podman containers, of an image imported from a busybox
+# rootfs tarball (ROOTFS; no registry is reachable), named from podman's
+# API while cgacctd runs.  The service gets the socket as cgacctd.yml(5)
+# tells an operator to grant it: a group for the socket, /run/podman's
+# mode in a tmpfiles.d override, SupplementaryGroups= in a drop-in.
+# podman's API service starts on demand, and slowly under emulation: hence
+# the timeout.
+groupadd --system podman-api
+mkdir -p /etc/systemd/system/podman.socket.d /etc/systemd/system/cgacctd.service.d
+printf '[Socket]\nSocketGroup=podman-api\n' >/etc/systemd/system/podman.socket.d/group.conf
+sed 's|^D! /run/podman 0700 root root$|D! /run/podman 0750 root podman-api|' \
+	/usr/lib/tmpfiles.d/podman.conf >/etc/tmpfiles.d/podman.conf
+systemd-tmpfiles --boot --create /etc/tmpfiles.d/podman.conf
+printf '[Service]\nSupplementaryGroups=podman-api\n' >/etc/systemd/system/cgacctd.service.d/podman.conf
+systemctl daemon-reload
+systemctl restart podman.socket
+sed -i -e 's|^container_runtime_sockets: .*|container_runtime_sockets: [/run/podman/podman.sock]|' \
+	-e 's|^container_runtime_timeout: .*|container_runtime_timeout: 30s|' \
+	-e 's/^naming: native$/naming: cadvisor/' "$conf"
+systemctl restart cgacctd.service
+image=localhost/cgacct-busybox:latest
+detail=$(podman import --change 'CMD ["/bin/sh"]' "$ROOTFS" "$image" 2>&1 | tail -n 1)
+check containers/image-imported podman image exists "$image"
+web=$(podman run -d --name web --network none "$image" sh -c 'while :; do :; done')
+idle=$(podman run -d --name idle --network none "$image" sleep 100000)
+detail="web $web, idle $idle"
+check containers/running test -n "$web" -a -n "$idle"
+# named() ID NAME: a series of the container's own cgroup, named by the runtime.
+named() {
+	scrape /tmp/containers &&
+		grep -q "^container_cpu_usage_seconds_total{cpu=\"total\",id=\"/machine.slice/libpod-$1.scope\",image=\"$image\",name=\"$2\"} " /tmp/containers
+}
+check containers/web-named until_ok 60 named "$web" web
+check containers/idle-named until_ok 60 named "$idle" idle
+# The creation time podman gives, as cAdvisor's container_start_time_seconds.
+created=$(podman inspect --format '{{.Created.Unix}}' web)
+detail="podman says $created"
+check containers/start-time grep -q "^container_start_time_seconds{id=\"/machine.slice/libpod-$web.scope\",image=\"$image\",name=\"web\"} $created\$" /tmp/containers
+# Not conmon's cgroup: it is podman's, not the container's.
+detail=$(grep -c "libpod-conmon-$web.scope\",image=\"$image\"" /tmp/containers)
+check containers/conmon-not-named test "$detail" = 0
+# The Docker-style dashboard query, on the host's Prometheus.
+by_name() {
+	curl -sf "$PROM_URL/api/v1/query" --data-urlencode \
+		'query=sum by (name) (rate(container_cpu_usage_seconds_total{image!=""}[1m]))' >/tmp/by-name &&
+		python3 - /tmp/by-name <<'PY'
+import json, sys
+rows = {r["metric"].get("name"): float(r["value"][1])
+        for r in json.load(open(sys.argv[1]))["data"]["result"]}
+# both containers, by name; the busy loop busier than the sleeper
+sys.exit(not (set(rows) == {"web", "idle"} and rows["web"] > rows["idle"]))
+PY
+}
+check containers/prometheus-sum-by-name until_ok 90 by_name
+detail=$(cat /tmp/by-name)
+# native naming: the names on cgroup_info, for joins
+sed -i 's/^naming: cadvisor$/naming: native/' "$conf"
+systemctl reload cgacctd.service
+info() {
+	scrape /tmp/containers &&
+		grep -q "^cgroup_info{cgroup=\"/machine.slice/libpod-$web.scope\",.*,container_runtime=\"podman\",container_id=\"$web\",container_name=\"web\",image=\"$image\"} 1$" /tmp/containers
+}
+check containers/native-info-names until_ok 30 info
+podman stop -t 0 web >/dev/null
+podman rm web >/dev/null
+gone() { scrape /tmp/containers && ! grep -q "$web" /tmp/containers; }
+check containers/removed-container-has-no-series until_ok 30 gone
+detail=$(grep -c "container_name=\"idle\"" /tmp/containers)
+check containers/other-container-stays test "$detail" = 1
+podman rm -f -t 0 idle >/dev/null
+rm -r /etc/systemd/system/cgacctd.service.d
+systemctl daemon-reload
+cp /tmp/cgacctd.yml.orig "$conf"
+systemctl restart cgacctd.service
 
 # Upgrade: an edited conffile stays, the service restarts on the new
 # version.

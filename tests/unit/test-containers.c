@@ -28,8 +28,9 @@ static const char web_only[] =
     OK_HEAD "[{\"Id\":\"" ID_WEB "\",\"Names\":[\"/web\"],\"Image\":\"localhost/web:1\","
 	    "\"State\":\"running\"}]\n";
 static const char web_and_db[] =
-    OK_HEAD "[{\"Id\":\"" ID_WEB "\",\"Names\":[\"/web\"],\"Image\":\"localhost/web:1\"},"
-	    "{\"Id\":\"" ID_DB "\",\"Names\":[\"db\"],\"Image\":\"postgres\"}]";
+    OK_HEAD "[{\"Id\":\"" ID_WEB "\",\"Names\":[\"/web\"],\"Image\":\"localhost/web:1\","
+	    "\"Created\":1796528484},"
+	    "{\"Id\":\"" ID_DB "\",\"Names\":[\"db\"],\"Image\":\"postgres\",\"Created\":-5}]";
 
 /* The test's server: answers each connection with `response` once the gate is open. */
 static struct server {
@@ -144,7 +145,8 @@ static int parse(const char *response, struct runtime_container **v, size_t *n)
 }
 
 /*
- * Names lose Docker's '/', podman's plain ones stay; entries without a
+ * Names lose Docker's '/', podman's plain ones stay; Created is kept when
+ * it is a positive number of seconds; entries without a
  * 64-digit lowercase hex Id are skipped, not fatal; what is not a 200 with
  * one whole JSON array is an error, never a shorter list.
  */
@@ -173,9 +175,11 @@ static void test_list_responses_parse_or_fail_whole(void)
 	ASSERT_STREQ(v[0].id, ID_WEB);
 	ASSERT_STREQ(v[0].name, "web");
 	ASSERT_STREQ(v[0].image, "localhost/web:1");
+	ASSERT_EQ_U64(v[0].created, 1796528484);
 	ASSERT_STREQ(v[1].id, ID_DB);
 	ASSERT_STREQ(v[1].name, "db");
 	ASSERT_STREQ(v[1].image, "postgres");
+	ASSERT_EQ_U64(v[1].created, 0); /* not a time */
 	runtime_containers_free(v, n);
 
 	ASSERT_EQ(parse(web_only, &v, &n), 0); /* a trailing newline is no trailing garbage */
@@ -247,6 +251,20 @@ static const struct container_names *named(const struct snapshot *s, const char 
 	abort();
 }
 
+/* The record's creation-time sample, the last of its samples; 0 if it has none. */
+static uint64_t created(const struct snapshot *s, const char *path)
+{
+	for (size_t i = 0; i < s->n_records; i++) {
+		const struct cgroup_record *r = &s->records[i];
+
+		if (strcmp(r->path, path) == 0)
+			return r->samples[r->n_samples - 1].metric == METRIC_CONTAINER_CREATED
+				   ? r->samples[r->n_samples - 1].value
+				   : 0;
+	}
+	abort();
+}
+
 #define WEB "/machine.slice/libpod-" ID_WEB ".scope"
 #define DB  "/system.slice/docker-" ID_DB ".scope"
 
@@ -312,6 +330,8 @@ static void test_cache_names_containers_without_waiting(void)
 	ASSERT_STREQ(named(&s, DB)->name, "db");
 	ASSERT_STREQ(named(&s, DB)->image, "postgres");
 	ASSERT_STREQ(named(&s, WEB)->name, "web");
+	ASSERT_EQ_U64(created(&s, WEB), 1796528484);
+	ASSERT_EQ_U64(created(&s, DB), 0);
 	snapshot_free(&s);
 
 	/* the runtime fails: an unknown ID makes the thread ask, and the names stay */

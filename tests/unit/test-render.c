@@ -297,7 +297,8 @@ static void test_cgroup_info_names_unit_container_and_pod(void)
 /*
  * A runtime's name and image for a container: cgroup_info's container_name
  * and image in native naming, escaped; name and image on every series in
- * cAdvisor's. A record no runtime named keeps cAdvisor's empty ones.
+ * cAdvisor's. A record no runtime named keeps cAdvisor's empty ones. The
+ * creation time the runtime gave is a gauge in both.
  */
 static void test_runtime_names_label_the_container(void)
 {
@@ -313,8 +314,14 @@ static void test_runtime_names_label_the_container(void)
 	add(&s.records[0], METRIC_PIDS_CURRENT, NULL, 9);
 	add(&s.records[1], METRIC_INFO_INO, "unified", 77);
 	add(&s.records[1], METRIC_PIDS_CURRENT, NULL, 2);
+	add(&s.records[1], METRIC_CONTAINER_CREATED, NULL, 1796528484);
 	s.records[1].container = &who;
 	ASSERT_EQ(render_exposition(&s, &text_native, &out), 0);
+	ASSERT_TRUE(strstr(out.buf,
+			   "# TYPE cgroup_container_created_timestamp_seconds gauge\n"
+			   "cgroup_container_created_timestamp_seconds{cgroup=\"/machine.slice/"
+			   "libpod-0123456789abcdef"));
+	ASSERT_TRUE(strstr(out.buf, "0123456789abcdef.scope\"} 1796528484\n"));
 	ASSERT_TRUE(strstr(out.buf,
 			   "container_runtime=\"podman\",container_id=\"0123456789abcdef"
 			   "0123456789abcdef0123456789abcdef0123456789abcdef\","
@@ -326,6 +333,9 @@ static void test_runtime_names_label_the_container(void)
 	ASSERT_TRUE(strstr(out.buf, "0123456789abcdef.scope\",image=\"localhost/web:\\\"1\\\"\","
 				    "name=\"web\"} 2\n"));
 	ASSERT_TRUE(strstr(out.buf, "container_threads{id=\"/\",image=\"\",name=\"\"} 9\n"));
+	ASSERT_TRUE(strstr(out.buf, "# TYPE container_start_time_seconds gauge\n"
+				    "container_start_time_seconds{id=\"/machine.slice/libpod-"));
+	ASSERT_TRUE(strstr(out.buf, "name=\"web\"} 1796528484\n"));
 	strbuf_done(&out);
 	sample_snapshot_done(&s);
 }
