@@ -45,6 +45,19 @@ static int wait_for(int fd, short events, uint64_t deadline)
 	}
 }
 
+/*
+ * After a send() or recv() that returned n: 0 if it got on, or waits for
+ * events when the socket was not ready; -errno on an error or past deadline.
+ */
+static int ready_again(ssize_t n, int fd, short events, uint64_t deadline)
+{
+	if (n >= 0)
+		return 0;
+	if (errno != EAGAIN && errno != EINTR)
+		return -errno;
+	return wait_for(fd, events, deadline);
+}
+
 static int connect_until(const char *path, uint64_t deadline, int *ret)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
@@ -82,15 +95,10 @@ static int send_request(int fd, uint64_t deadline)
 
 	while (done < sizeof(request) - 1) {
 		n = send(fd, request + done, sizeof(request) - 1 - done, MSG_NOSIGNAL);
-		if (n >= 0) {
-			done += (size_t)n;
-			continue;
-		}
-		if (errno != EAGAIN && errno != EINTR)
-			return -errno;
-		r = wait_for(fd, POLLOUT, deadline);
+		r = ready_again(n, fd, POLLOUT, deadline);
 		if (r < 0)
 			return r;
+		done += n > 0 ? (size_t)n : 0;
 	}
 	return 0;
 }
@@ -110,17 +118,12 @@ static int read_response(int fd, uint64_t deadline, char **ret, size_t *ret_len)
 				return -ENOMEM;
 		}
 		n = recv(fd, buf + len, cap - len, 0);
-		if (n > 0) {
-			len += (size_t)n;
-			continue;
-		}
 		if (n == 0)
 			break;
-		if (errno != EAGAIN && errno != EINTR)
-			return -errno;
-		r = wait_for(fd, POLLIN, deadline);
+		r = ready_again(n, fd, POLLIN, deadline);
 		if (r < 0)
 			return r;
+		len += n > 0 ? (size_t)n : 0;
 	}
 	*ret = TAKE_PTR(buf);
 	*ret_len = len;

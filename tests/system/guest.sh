@@ -195,11 +195,18 @@ import json, sys
 rows = {r["metric"].get("name"): float(r["value"][1])
         for r in json.load(open(sys.argv[1]))["data"]["result"]}
 # both containers, by name; the busy loop busier than the sleeper
+print(", ".join("%s %.3f" % kv for kv in sorted(rows.items())))
 sys.exit(not (set(rows) == {"web", "idle"} and rows["web"] > rows["idle"]))
 PY
 }
-check containers/prometheus-sum-by-name until_ok 90 by_name
-detail=$(cat /tmp/by-name)
+# check prints detail after the command: the last answer's rates
+sum_by_name() {
+	until_ok 90 by_name >/dev/null
+	local rc=$?
+	detail=$(by_name)
+	return $rc
+}
+check containers/prometheus-sum-by-name sum_by_name
 # native naming: the names on cgroup_info, for joins
 sed -i 's/^naming: cadvisor$/naming: native/' "$conf"
 systemctl reload cgacctd.service
