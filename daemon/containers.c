@@ -4,8 +4,11 @@
  * returned, sorted by ID. The thread asks every socket once a minute,
  * which also forgets removed containers, and sooner, at most once a
  * second, when a collection met a container ID no list has: one created
- * since. A socket that fails keeps its last list, and its failure is
- * logged when it starts and when it ends, not at every attempt.
+ * since. An ID is worth that once: one no runtime listed when asked, such
+ * as a containerd container on a host whose Docker is asked, waits for
+ * the minute, so it does not have the runtimes asked every second. A
+ * socket that fails keeps its last list, and its failure is logged when
+ * it starts and when it ends, not at every attempt.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -29,6 +32,12 @@ struct source {
 	int error; /* of the last attempt, 0 after a success; the thread's */
 };
 
+/* Container IDs, as the cgroup paths spell them. */
+struct id_list {
+	char (*v)[DOCKERAPI_ID_LEN + 1];
+	size_t n, cap;
+};
+
 struct containers {
 	struct log_target *log;
 	uint64_t timeout_usec;
@@ -36,8 +45,9 @@ struct containers {
 	size_t n_sources;
 	pthread_mutex_t lock;
 	pthread_cond_t wake; /* on the monotonic clock */
-	bool wanted;	     /* a collection met an unknown ID; under lock */
-	bool stopping;	     /* under lock */
+	/* Under lock: unknown IDs met since the last ask, and those asked about (sorted). */
+	struct id_list pending, asked;
+	bool stopping; /* under lock */
 	pthread_t thread;
 };
 
@@ -45,6 +55,48 @@ static int by_id(const void *a, const void *b)
 {
 	return strcmp(((const struct runtime_container *)a)->id,
 		      ((const struct runtime_container *)b)->id);
+}
+
+static int id_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static bool id_in(const struct id_list *l, const char *id, bool sorted)
+{
+	if (sorted)
+		return l->n > 0 && bsearch(id, l->v, l->n, sizeof(*l->v), id_cmp);
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], id) == 0)
+			return true;
+	return false;
+}
+
+static int id_add(struct id_list *l, const char *id)
+{
+	if (array_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v), 16) < 0)
+		return -ENOMEM;
+	memcpy(l->v[l->n++], id, sizeof(*l->v));
+	return 0;
+}
+
+/*
+ * Before an ask, under lock: the pending IDs become asked ones; a full
+ * refresh starts them afresh. Out of memory, an ID stays pending, to be
+ * asked about again.
+ */
+static void take_pending(struct containers *c, bool full)
+{
+	size_t kept = 0;
+
+	if (full)
+		c->asked.n = 0;
+	for (size_t i = 0; i < c->pending.n; i++)
+		if (id_add(&c->asked, c->pending.v[i]) < 0)
+			memcpy(c->pending.v[kept++], c->pending.v[i], sizeof(*c->pending.v));
+	c->pending.n = kept;
+	if (c->asked.n > 0)
+		qsort(c->asked.v, c->asked.n, sizeof(*c->asked.v), id_cmp);
 }
 
 static void report(struct containers *c, struct source *src, int r, size_t n)
@@ -91,7 +143,7 @@ static void *run(void *userdata)
 
 	pthread_mutex_lock(&c->lock);
 	while (!c->stopping) {
-		uint64_t due = last + (c->wanted ? REFRESH_GAP_USEC : REFRESH_PERIOD_USEC);
+		uint64_t due = last + (c->pending.n ? REFRESH_GAP_USEC : REFRESH_PERIOD_USEC);
 		uint64_t now = now_usec();
 
 		if (!first && now < due) {
@@ -102,8 +154,8 @@ static void *run(void *userdata)
 			pthread_cond_timedwait(&c->wake, &c->lock, &ts);
 			continue;
 		}
+		take_pending(c, first || now >= last + REFRESH_PERIOD_USEC);
 		first = false;
-		c->wanted = false;
 		pthread_mutex_unlock(&c->lock);
 		refresh(c);
 		last = now_usec();
@@ -120,6 +172,8 @@ static void sources_free(struct containers *c)
 		runtime_containers_free(c->sources[i].list, c->sources[i].n);
 	}
 	free(c->sources);
+	free(c->pending.v);
+	free(c->asked.v);
 }
 
 int containers_new(char *const *sockets, uint64_t timeout_usec, struct log_target *log,
@@ -204,9 +258,12 @@ static const struct runtime_container *lookup(const struct containers *c, const 
 	return NULL;
 }
 
-/* The runtime's entry for record r's container; *ret_unknown if its ID is in none. */
+/*
+ * The runtime's entry for record r's container. An ID in no list that
+ * has not been asked about yet is noted for the thread, and *ret_wake set.
+ */
 static const struct runtime_container *
-record_container(const struct containers *c, const struct cgroup_record *r, bool *ret_unknown)
+record_container(struct containers *c, const struct cgroup_record *r, bool *ret_wake)
 {
 	char value[IDENTITY_VALUE_MAX + 1];
 	const struct runtime_container *hit;
@@ -217,14 +274,16 @@ record_container(const struct containers *c, const struct cgroup_record *r, bool
 		return NULL;
 	identity_value(r->path, &id.container_id, value);
 	hit = lookup(c, value);
-	*ret_unknown |= !hit;
+	if (!hit && !id_in(&c->asked, value, true) && !id_in(&c->pending, value, false) &&
+	    id_add(&c->pending, value) >= 0)
+		*ret_wake = true;
 	return hit;
 }
 
 int containers_annotate(struct containers *c, struct snapshot *s)
 {
 	const struct runtime_container **hits;
-	bool unknown = false;
+	bool wake = false;
 	size_t n = 0;
 	int r = 0;
 
@@ -233,7 +292,7 @@ int containers_annotate(struct containers *c, struct snapshot *s)
 		return -ENOMEM;
 	pthread_mutex_lock(&c->lock);
 	for (size_t i = 0; i < s->n_records; i++) {
-		hits[i] = record_container(c, &s->records[i], &unknown);
+		hits[i] = record_container(c, &s->records[i], &wake);
 		n += hits[i] != NULL;
 	}
 	s->containers = calloc(n ? n : 1, sizeof(*s->containers));
@@ -259,10 +318,8 @@ int containers_annotate(struct containers *c, struct snapshot *s)
 	}
 	if (!s->containers)
 		r = -ENOMEM;
-	if (unknown && !c->wanted) {
-		c->wanted = true;
+	if (wake)
 		pthread_cond_signal(&c->wake);
-	}
 	pthread_mutex_unlock(&c->lock);
 	free(hits);
 	return r;

@@ -267,16 +267,23 @@ static uint64_t created(const struct snapshot *s, const char *path)
 
 #define WEB "/machine.slice/libpod-" ID_WEB ".scope"
 #define DB  "/system.slice/docker-" ID_DB ".scope"
+#define GHOST                                                                                      \
+	"/system.slice/"                                                                           \
+	"docker-2222222222222222222222222222222222222222222222222222222222222222.scope"
 
-/* Annotates a fresh snapshot until path is named (or for 20 s), and returns its names. */
+#define CONMON "/machine.slice/libpod-conmon-" ID_WEB ".scope"
+
+/*
+ * Annotates a fresh snapshot of the root, web's and conmon's cgroups and
+ * path until path is named (or for 20 s), and returns it.
+ */
 static struct snapshot annotate_until_named(struct containers *c, const char *path)
 {
-	static const char *const paths[] = {"/", WEB, DB,
-					    "/machine.slice/libpod-conmon-" ID_WEB ".scope"};
+	const char *const paths[] = {"/", WEB, CONMON, path};
 	struct snapshot s;
 
 	for (int i = 0; i < 400; i++) {
-		snapshot_of(&s, paths, sizeof(paths) / sizeof(paths[0]));
+		snapshot_of(&s, paths, strcmp(path, WEB) == 0 ? 3 : 4);
 		ASSERT_EQ(containers_annotate(c, &s), 0);
 		if (named(&s, path))
 			return s;
@@ -289,9 +296,9 @@ static struct snapshot annotate_until_named(struct containers *c, const char *pa
 
 /*
  * The cache: a collection never waits for the runtime, even one that has
- * not answered yet; the names come once it has; an ID it did not list
- * makes it ask again; a failing runtime leaves the names it gave; conmon's
- * cgroup and the root are nobody's container.
+ * not answered yet; the names come once it has; a new ID it did not list
+ * makes it ask again, but only once; a failing runtime leaves the names it
+ * gave; conmon's cgroup and the root are nobody's container.
  */
 static void test_cache_names_containers_without_waiting(void)
 {
@@ -319,12 +326,11 @@ static void test_cache_names_containers_without_waiting(void)
 	ASSERT_STREQ(named(&s, WEB)->name, "web");
 	ASSERT_STREQ(named(&s, WEB)->image, "localhost/web:1");
 	ASSERT_TRUE(named(&s, "/") == NULL);
-	ASSERT_TRUE(named(&s, "/machine.slice/libpod-conmon-" ID_WEB ".scope") == NULL);
-	ASSERT_TRUE(named(&s, DB) == NULL);
+	ASSERT_TRUE(named(&s, CONMON) == NULL);
 	ASSERT_EQ(s.n_containers, 1);
 	snapshot_free(&s);
 
-	/* db appears: its unknown ID has the thread ask again, within seconds, not a minute */
+	/* db appears: its new ID has the thread ask again, within seconds, not a minute */
 	server_set(true, web_and_db);
 	s = annotate_until_named(c, DB);
 	ASSERT_STREQ(named(&s, DB)->name, "db");
@@ -334,7 +340,31 @@ static void test_cache_names_containers_without_waiting(void)
 	ASSERT_EQ_U64(created(&s, DB), 0);
 	snapshot_free(&s);
 
-	/* the runtime fails: an unknown ID makes the thread ask, and the names stay */
+	/* an ID no runtime lists has them asked once, not every second */
+	{
+		static const char *const ghost[] = {"/", GHOST};
+		unsigned asked;
+
+		before = server_answered();
+		for (int i = 0; i < 400 && server_answered() == before; i++) {
+			snapshot_of(&s, ghost, 2);
+			ASSERT_EQ(containers_annotate(c, &s), 0);
+			snapshot_free(&s);
+			usleep(50000);
+		}
+		ASSERT_TRUE(server_answered() > before);
+		asked = server_answered();
+		for (int i = 0; i < 30; i++) { /* 3 s: three times the least gap between asks */
+			snapshot_of(&s, ghost, 2);
+			ASSERT_EQ(containers_annotate(c, &s), 0);
+			ASSERT_TRUE(named(&s, GHOST) == NULL);
+			snapshot_free(&s);
+			usleep(100000);
+		}
+		ASSERT_EQ(server_answered(), asked);
+	}
+
+	/* the runtime fails: a new unknown ID makes the thread ask, and the names stay */
 	server_set(true, "HTTP/1.0 500 Internal Server Error\r\n\r\n");
 	before = server_answered();
 	{
