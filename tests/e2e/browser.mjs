@@ -1,0 +1,137 @@
+// The pages an operator reads, in Debian's Chromium driven by playwright-core:
+// cgacctd's landing page and the Prometheus consoles of a running demo.
+// Prints a PASS:/FAIL: line per check and keeps a screenshot of each page.
+//
+//   NPM_PREFIX=DIR node tests/e2e/browser.mjs PROMETHEUS_URL LANDING_URL INSTANCE OUT_DIR
+//
+// DIR holds node_modules/playwright-core (npm install --prefix DIR).
+//
+// Checks:
+//   of-limit/<cgroup>      the "of limit" cells of the landing page and of the
+//                          overview console say usage / limit, as Prometheus
+//                          computes it, within 5 points (the pages are read at
+//                          different moments)
+//   first-screen/<WxH>     on /demo/memlimit's console page the first graph
+//                          starts in the upper half of the first screen, and
+//                          the title within 40 px of the navigation bar: no
+//                          blank band above them
+//   no-e-notation/<page>   no count in a table is written as 3.49e+04
+//   dash-if-none/<cgroup>  the landing page's throttled cell is "-" for a
+//                          cgroup without a CPU quota
+import { createRequire } from "node:module";
+
+const { chromium } = createRequire(`${process.env.NPM_PREFIX}/`)("playwright-core");
+
+const [prom, landing, instance, out] = process.argv.slice(2);
+const demo = ["/demo/spin", "/demo/throttled", "/demo/memlimit", "/demo/disk"];
+let failed = 0;
+
+function report(ok, name, detail) {
+  if (!ok) failed++;
+  console.log(`${ok ? "PASS" : "FAIL"}: browser/${name}${detail ? ` (${detail})` : ""}`);
+}
+
+async function promValue(expr) {
+  const r = await fetch(`${prom}/api/v1/query?query=${encodeURIComponent(expr)}`);
+  const body = await r.json();
+  const v = body.data.result[0];
+  return v ? Number(v.value[1]) : null;
+}
+
+// The text of each table row's cells, keyed by the header text, for rows
+// whose first cell's title (or its link's) is a cgroup path.
+async function tableRows(page) {
+  return page.evaluate(() => {
+    const rows = {};
+    for (const table of document.querySelectorAll("table")) {
+      const heads = [...table.querySelectorAll("tr:first-child th, thead th")].map((th) => th.textContent.trim());
+      for (const tr of table.querySelectorAll("tr")) {
+        const cells = [...tr.querySelectorAll("td")];
+        if (cells.length < 2) continue;
+        const first = cells[0];
+        const link = first.querySelector("a");
+        const path = first.getAttribute("title") || (link && link.getAttribute("title"));
+        if (!path || !path.startsWith("/")) continue;
+        rows[path] = Object.fromEntries(cells.map((td, i) => [heads[i], td.textContent.trim()]));
+      }
+    }
+    return rows;
+  });
+}
+
+const percent = (s) => (s && /[0-9.]+\s*%/.test(s) ? Number(s.match(/([0-9.]+)\s*%/)[1]) : null);
+const eNotation = (text) => text.match(/\d(\.\d+)?e[+-]\d+/g);
+
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu"],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+
+  await page.goto(landing, { waitUntil: "load" });
+  await page.screenshot({ path: `${out}/landing.png`, fullPage: true });
+  const land = await tableRows(page);
+  const landText = await page.locator("body").innerText();
+
+  const overview = `${prom}/consoles/cgacct-overview.html?instance=${encodeURIComponent(instance)}`;
+  await page.goto(overview, { waitUntil: "load" });
+  await page.screenshot({ path: `${out}/overview.png`, fullPage: true });
+  const cons = await tableRows(page);
+  const consText = await page.locator("body").innerText();
+
+  for (const cg of demo) {
+    const limit = await promValue(`cgroup_memory_limit_bytes{instance="${instance}",cgroup="${cg}"}`);
+    if (limit === null) continue;
+    const want =
+      100 * (await promValue(`cgroup_memory_usage_bytes{instance="${instance}",cgroup="${cg}"}`)) / limit;
+    const l = percent(land[cg] && land[cg]["of limit"]);
+    const c = percent(cons[cg] && cons[cg]["of limit"]);
+    report(
+      l !== null && c !== null && Math.abs(l - want) <= 5 && Math.abs(c - want) <= 5,
+      `of-limit${cg}`,
+      `Prometheus usage/limit ${want.toFixed(1)}%, landing "${land[cg] && land[cg]["of limit"]}", ` +
+        `console "${cons[cg] && cons[cg]["of limit"]}"`,
+    );
+  }
+
+  for (const [w, h] of [[1400, 900], [800, 1200]]) {
+    await page.setViewportSize({ width: w, height: h });
+    const url = `${prom}/consoles/cgacct-cgroup.html?instance=${encodeURIComponent(instance)}&cgroup=/demo/memlimit`;
+    await page.goto(url, { waitUntil: "load" });
+    await page.waitForSelector("svg, canvas", { timeout: 30000 }).catch(() => {});
+    await page.screenshot({ path: `${out}/memlimit-${w}x${h}.png` });
+    const [top, band] = await page.evaluate(() => {
+      const g = document.querySelector("svg, canvas");
+      const nav = document.querySelector("nav");
+      const h1 = document.querySelector("h1");
+      return [
+        g ? g.getBoundingClientRect().top : null,
+        nav && h1 ? h1.getBoundingClientRect().top - nav.getBoundingClientRect().bottom : null,
+      ];
+    });
+    report(
+      top !== null && top <= h / 2 && band !== null && band <= 40,
+      `first-screen/${w}x${h}`,
+      `first graph at ${Math.round(top)} px of ${h}, ${Math.round(band)} px blank below the bar`,
+    );
+    if (w === 1400) {
+      const e = eNotation(await page.locator("body").innerText());
+      report(!e, "no-e-notation/cgroup-page", e ? e.slice(0, 3).join(", ") : "");
+    }
+  }
+  for (const [name, text] of [["landing", landText], ["overview", consText]]) {
+    const e = eNotation(text);
+    report(!e, `no-e-notation/${name}`, e ? e.slice(0, 3).join(", ") : "");
+  }
+
+  for (const cg of demo) {
+    const quota = await promValue(`cgroup_cpu_quota_seconds{instance="${instance}",cgroup="${cg}"}`);
+    if (quota !== null || !land[cg]) continue;
+    const cell = land[cg]["throttled periods"];
+    report(cell === "-" || cell === "", `dash-if-none${cg}`, `landing says "${cell}"`);
+  }
+} finally {
+  await browser.close();
+}
+process.exit(failed ? 1 : 0);
