@@ -72,6 +72,19 @@ static void bytes_human(struct strbuf *b, uint64_t v)
 	strbuf_printf(b, u ? "%.1f %s" : "%.0f %s", d, units[u]);
 }
 
+/* A count as people read it: 20,722. */
+static void count_grouped(struct strbuf *b, uint64_t v)
+{
+	char digits[24];
+	int n = snprintf(digits, sizeof(digits), "%" PRIu64, v);
+
+	for (int i = 0; i < n; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			strbuf_putc(b, ',');
+		strbuf_putc(b, digits[i]);
+	}
+}
+
 static void cell_cpu(struct strbuf *b, const struct cgroup_record *r)
 {
 	uint64_t usage, load;
@@ -98,13 +111,14 @@ static void cell_memory(struct strbuf *b, const struct cgroup_record *r)
 	strbuf_puts(b, "</td><td class=n>");
 	if (has_limit)
 		bytes_human(b, limit);
-	strbuf_puts(b, "</td><td>");
+	strbuf_puts(b, "</td><td class=n>");
+	/* usage / limit: "of limit" on every page (dashboards/README.md) */
 	if (has_usage && has_limit && limit > 0) {
 		double ratio = (double)usage / (double)limit;
 		double pct = ratio > 1 ? 100 : ratio * 100;
 
 		strbuf_printf(b,
-			      "<div class=bar title=\"%.1f%%\"><div class=\"%s\" "
+			      "%.1f%% <div class=bar><div class=\"%s\" "
 			      "style=\"width:%.1f%%\"></div></div>",
 			      ratio * 100, ratio >= 0.9 ? "fill hot" : "fill", pct);
 	}
@@ -116,14 +130,24 @@ static void cell_limits(struct strbuf *b, const struct cgroup_record *r)
 	uint64_t failures, periods, throttled, throttled_ns;
 
 	strbuf_puts(b, "<td class=n>");
-	if (value_of(r, METRIC_MEMORY_LIMIT_FAILURES, &failures))
-		strbuf_printf(b, failures ? "<b>%" PRIu64 "</b>" : "%" PRIu64, failures);
+	if (value_of(r, METRIC_MEMORY_LIMIT_FAILURES, &failures)) {
+		strbuf_puts(b, failures ? "<b>" : "");
+		count_grouped(b, failures);
+		strbuf_puts(b, failures ? "</b>" : "");
+	}
 	strbuf_puts(b, "</td><td class=n>");
 	if (value_of(r, METRIC_CPU_THROTTLED_PERIODS, &throttled) &&
 	    value_of(r, METRIC_CPU_PERIODS, &periods)) {
-		strbuf_printf(b, "%" PRIu64 " / %" PRIu64, throttled, periods);
-		if (value_of(r, METRIC_CPU_THROTTLED_TIME, &throttled_ns))
-			strbuf_printf(b, " (%.2f s)", (double)throttled_ns / 1e9);
+		/* without a quota there are no periods: nothing applies */
+		if (periods == 0) {
+			strbuf_puts(b, "-");
+		} else {
+			count_grouped(b, throttled);
+			strbuf_puts(b, " / ");
+			count_grouped(b, periods);
+			if (value_of(r, METRIC_CPU_THROTTLED_TIME, &throttled_ns))
+				strbuf_printf(b, " (%.2f s)", (double)throttled_ns / 1e9);
+		}
 	}
 	strbuf_puts(b, "</td>");
 }
@@ -156,7 +180,8 @@ static const char head[] =
     "table{border-collapse:collapse;font-size:90%}\n"
     "th,td{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}\n"
     "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-    ".bar{width:8em;height:.8em;background:#eee;border-radius:.2em}\n"
+    ".bar{display:inline-block;vertical-align:middle;width:6em;height:.8em;background:#eee;"
+    "border-radius:.2em}\n"
     ".fill{height:100%;background:#4a8;border-radius:.2em}.hot{background:#d54}\n"
     "</style>\n</head>\n<body>\n<h1>cgacct</h1>\n";
 
@@ -192,9 +217,11 @@ int landing_render(const struct snapshot *s, const char *version, struct strbuf 
 
 	strbuf_puts(out, head);
 	summary(out, s, version);
-	strbuf_puts(out, "<table>\n<thead><tr><th>cgroup</th><th>CPU used</th><th>CPU load "
-			 "(10 s)</th><th>memory</th><th>limit</th><th>of limit</th><th>limit "
-			 "failures</th><th>throttled periods</th></tr></thead>\n<tbody>\n");
+	strbuf_puts(out,
+		    "<table>\n<thead><tr><th>cgroup</th><th>CPU used</th><th>CPU load "
+		    "(10 s)</th><th>memory</th><th>limit</th><th title=\"memory usage / limit\">of "
+		    "limit</th><th>limit "
+		    "failures</th><th>throttled periods</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < rows; i++)
 		row(out, order[i]);
 	strbuf_puts(out, "</tbody>\n</table>\n");

@@ -78,6 +78,9 @@ static struct snapshot sample_tree(void)
 
 	add(&r, METRIC_MEMORY_USAGE, 300 * MIB);
 	add(&r, METRIC_MEMORY_LIMIT, 200 * MIB);
+	add(&r, METRIC_MEMORY_LIMIT_FAILURES, 1234567);
+	add(&r, METRIC_CPU_PERIODS, 0);
+	add(&r, METRIC_CPU_THROTTLED_PERIODS, 0);
 	take(&s, "/system.slice/over.service", &r);
 
 	add(&r, METRIC_MEMORY_USAGE, 1000);
@@ -162,7 +165,7 @@ static void test_memory_is_shown_against_its_limit(void)
 		     "<tr><td style=\"padding-left:1.6em\" title=\"/system.slice\">system.slice"
 		     "</td><td class=n>0.13 s</td><td class=n>1.50</td>"
 		     "<td class=n>512.0 MiB</td><td class=n>1.0 GiB</td>"
-		     "<td><div class=bar title=\"50.0%\"><div class=\"fill\" "
+		     "<td class=n>50.0% <div class=bar><div class=\"fill\" "
 		     "style=\"width:50.0%\"></div></div></td>"
 		     "<td class=n>0</td><td class=n></td></tr>");
 	free(row);
@@ -170,23 +173,27 @@ static void test_memory_is_shown_against_its_limit(void)
 	/* From 90% the bar is hot; limit failures stand out; throttling as a share of periods. */
 	row = row_of(page, "/system.slice/hot.service");
 	ASSERT_TRUE(strstr(row, "<td class=n>95.0 MiB</td><td class=n>100.0 MiB</td>"
-				"<td><div class=bar title=\"95.0%\"><div class=\"fill hot\" "
+				"<td class=n>95.0% <div class=bar><div class=\"fill hot\" "
 				"style=\"width:95.0%\"></div></div></td>") != NULL);
 	ASSERT_TRUE(strstr(row, "<td class=n><b>7</b></td><td class=n>3 / 10 (0.50 s)</td>") !=
 		    NULL);
 	free(row);
 
-	/* Over the limit: the title tells how far, the bar stops full. */
+	/*
+	 * Over the limit: the text tells how far, the bar stops full. Counts in
+	 * groups of three digits; no quota, so no periods: "-", not "0 / 0".
+	 */
 	row = row_of(page, "/system.slice/over.service");
-	ASSERT_TRUE(strstr(row, "<div class=bar title=\"150.0%\"><div class=\"fill hot\" "
-				"style=\"width:100.0%\"></div></div>") != NULL);
+	ASSERT_TRUE(strstr(row, "<td class=n>150.0% <div class=bar><div class=\"fill hot\" "
+				"style=\"width:100.0%\"></div></div></td>") != NULL);
+	ASSERT_TRUE(strstr(row, "<td class=n><b>1,234,567</b></td><td class=n>-</td>") != NULL);
 	free(row);
 
 	/* No limit: usage alone, no bar, empty cells for what was not read. */
 	row = row_of(page, "/");
 	ASSERT_STREQ(row, "<tr><td style=\"padding-left:0.4em\" title=\"/\">/</td>"
 			  "<td class=n>2.50 s</td><td class=n></td>"
-			  "<td class=n>3.0 GiB</td><td class=n></td><td></td>"
+			  "<td class=n>3.0 GiB</td><td class=n></td><td class=n></td>"
 			  "<td class=n></td><td class=n></td></tr>");
 	free(row);
 	row = row_of(page, "/system.slice/&lt;b&gt;&amp;&quot;x&#39;");
