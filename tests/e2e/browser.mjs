@@ -9,10 +9,11 @@
 // start with PREFIX/browser/.
 //
 // Checks, for the words dashboards/README.md defines:
-//   of-limit/<cgroup>      the "of limit" cells of the landing page and of the
-//                          overview console say usage / limit: within 2 points
-//                          of the range Prometheus saw over the last 30 s (the
-//                          pages are read at different moments)
+//   of-limit/<cgroup>      for every demo cgroup, the "of limit" cells of the
+//                          landing page and of the overview console say usage
+//                          / limit: within 2 points of the range Prometheus saw
+//                          over the last 30 s (the pages are read at different
+//                          moments); nothing, or "-", without a limit
 //   working-set/<cgroup>   the console's "working set of limit" and the
 //                          Grafana panel of that name say the same, within 5
 //                          points
@@ -28,7 +29,6 @@ import { createRequire } from "node:module";
 const { chromium } = createRequire(`${process.env.NPM_PREFIX}/`)("playwright-core");
 
 const [prom, landing, instance, out, prefix] = process.argv.slice(2);
-const demo = ["/demo/spin", "/demo/throttled", "/demo/memlimit", "/demo/disk"];
 const here = new URL(".", import.meta.url).pathname;
 function report(ok, name, detail) {
   console.log(`${ok ? "pass" : "fail"}\t${prefix}/browser/${name}\t${detail || ""}`);
@@ -92,11 +92,20 @@ try {
   await page.screenshot({ path: `${out}/overview.png`, fullPage: true });
   const cons = await tableRows(page);
   const consText = await page.locator("body").innerText();
+  // every demo cgroup, as the console lists them
+  const demo = Object.keys(cons).filter((p) => p.startsWith("/demo/"));
+  report(demo.length >= 4, "demo-cgroups", demo.join(" "));
 
   for (const cg of demo) {
     const sel = `{instance="${instance}",cgroup="${cg}"}`;
     const limit = await promValue(`cgroup_memory_limit_bytes${sel}`);
-    if (limit === null) continue;
+    if (limit === null) {
+      // no limit: neither page puts a figure under "of limit"
+      const none = (s) => s === "" || s === "-";
+      const l = land[cg] && land[cg]["of limit"], c = cons[cg] && cons[cg]["of limit"];
+      report(none(l) && none(c), `of-limit${cg}`, `no limit; landing "${l}", console "${c}"`);
+      continue;
+    }
     // The pages were read a few seconds apart and usage moves: what Prometheus
     // saw over the last 30 s bounds what they may say, give or take 2 points.
     const lo = (100 * (await promValue(`min_over_time(cgroup_memory_usage_bytes${sel}[30s])`))) / limit;
