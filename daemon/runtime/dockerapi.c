@@ -189,7 +189,10 @@ static bool is_id(const char *s)
 	return strspn(s, "0123456789abcdef") == DOCKERAPI_ID_LEN;
 }
 
-/* The first of Names, without its '/'; NULL if it has none. */
+/*
+ * The first of Names, without the '/'s that lead it: a label value starting
+ * with '/' would read as a cgroup path. NULL if it has none.
+ */
 static const char *first_name(struct json_object *o)
 {
 	struct json_object *names, *first;
@@ -202,7 +205,7 @@ static const char *first_name(struct json_object *o)
 	if (!json_object_is_type(first, json_type_string))
 		return NULL;
 	s = json_object_get_string(first);
-	return s + (*s == '/');
+	return s + strspn(s, "/");
 }
 
 /* Fills c from one element of the list; false for an element without a valid Id. */

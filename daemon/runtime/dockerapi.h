@@ -15,7 +15,7 @@
 
 struct runtime_container {
 	char id[DOCKERAPI_ID_LEN + 1];
-	char *name;	  /* without the Docker API's leading '/' */
+	char *name;	  /* without the Docker API's leading '/'s */
 	char *image;	  /* as the container was created from: "busybox", "localhost/web:1" */
 	uint64_t created; /* seconds since the epoch; 0: not said */
 };

@@ -192,6 +192,11 @@ static void test_list_responses_parse_or_fail_whole(void)
 	ASSERT_STREQ(v[0].image, "");
 	runtime_containers_free(v, n);
 
+	ASSERT_EQ(parse(OK_HEAD "[{\"Id\":\"" ID_WEB "\",\"Names\":[\"//web\"]}]", &v, &n), 0);
+	ASSERT_EQ(n, 1);
+	ASSERT_STREQ(v[0].name, "web"); /* no name label reads as a path */
+	runtime_containers_free(v, n);
+
 	ASSERT_EQ(parse(OK_HEAD "[]", &v, &n), 0);
 	ASSERT_EQ(n, 0);
 	runtime_containers_free(v, n);
