@@ -30,6 +30,7 @@ struct source {
 	struct runtime_container *list; /* sorted by id; under lock */
 	size_t n;
 	int error; /* of the last attempt, 0 after a success; the thread's */
+	bool up;   /* its last attempt gave a list; under lock, for collections */
 };
 
 /* Container IDs, as the cgroup paths spell them. */
@@ -116,22 +117,27 @@ static void refresh(struct containers *c)
 {
 	for (size_t i = 0; i < c->n_sources; i++) {
 		struct source *src = &c->sources[i];
-		struct runtime_container *list = NULL, *old;
-		size_t n = 0, n_old;
+		struct runtime_container *list = NULL;
+		size_t n = 0;
 		int r;
 
 		r = dockerapi_list(src->socket, c->timeout_usec, &list, &n);
 		report(c, src, r, n);
-		if (r < 0)
-			continue;
-		qsort(list, n, sizeof(*list), by_id);
+		if (r >= 0)
+			qsort(list, n, sizeof(*list), by_id);
 		pthread_mutex_lock(&c->lock);
-		old = src->list;
-		n_old = src->n;
-		src->list = list;
-		src->n = n;
+		src->up = r >= 0;
+		if (r >= 0) { /* the new list in, the old one out; a failing runtime's stays */
+			struct runtime_container *old = src->list;
+			size_t n_old = src->n;
+
+			src->list = list;
+			src->n = n;
+			list = old;
+			n = n_old;
+		}
 		pthread_mutex_unlock(&c->lock);
-		runtime_containers_free(old, n_old);
+		runtime_containers_free(list, n);
 	}
 }
 
@@ -280,6 +286,22 @@ record_container(struct containers *c, const struct cgroup_record *r, bool *ret_
 	return hit;
 }
 
+/* Each socket's last answer, for the self-metrics; under lock. */
+static int runtimes_status(const struct containers *c, struct snapshot *s)
+{
+	s->runtimes = calloc(c->n_sources, sizeof(*s->runtimes));
+	if (!s->runtimes)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n_sources; i++, s->n_runtimes++) {
+		s->runtimes[i] = (struct runtime_status){.socket = strdup(c->sources[i].socket),
+							 .up = c->sources[i].up,
+							 .containers = c->sources[i].n};
+		if (!s->runtimes[i].socket)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int containers_annotate(struct containers *c, struct snapshot *s)
 {
 	const struct runtime_container **hits;
@@ -318,6 +340,8 @@ int containers_annotate(struct containers *c, struct snapshot *s)
 	}
 	if (!s->containers)
 		r = -ENOMEM;
+	if (r >= 0)
+		r = runtimes_status(c, s);
 	if (wake)
 		pthread_cond_signal(&c->wake);
 	pthread_mutex_unlock(&c->lock);

@@ -27,5 +27,6 @@ bool containers_same(const struct containers *c, char *const *sockets, uint64_t 
 /*
  * Names s's records whose path says a container ID that a runtime listed
  * (record.container). An ID none listed wakes the thread to ask again.
+ * Also says how each socket last answered (s.runtimes).
  */
 int containers_annotate(struct containers *c, struct snapshot *s);

@@ -115,6 +115,19 @@ static void render_self(struct strbuf *b, enum render_format f, const struct sna
 		   "1 if max_series cut cgroups from this exposition.", kept < s->n_records, 1);
 	self_gauge(b, f, "cgacct_series_dropped",
 		   "Series left out of this exposition by max_series.", dropped, 1);
+	if (s->n_runtimes == 0) /* container_runtime_sockets: none */
+		return;
+	textformat_header(b, f, "cgacct_container_runtime_up",
+			  "1 if the container runtime answered with its list when last asked.",
+			  FAMILY_GAUGE);
+	for (size_t i = 0; i < s->n_runtimes; i++)
+		self_labelled(b, "cgacct_container_runtime_up", "socket", s->runtimes[i].socket,
+			      s->runtimes[i].up);
+	textformat_header(b, f, "cgacct_container_runtime_containers",
+			  "Containers in the last list the container runtime gave.", FAMILY_GAUGE);
+	for (size_t i = 0; i < s->n_runtimes; i++)
+		self_labelled(b, "cgacct_container_runtime_containers", "socket",
+			      s->runtimes[i].socket, s->runtimes[i].containers);
 }
 
 /*

@@ -330,5 +330,8 @@ void snapshot_free(struct snapshot *s)
 		free(s->containers[i].image);
 	}
 	free(s->containers);
+	for (size_t i = 0; i < s->n_runtimes; i++)
+		free(s->runtimes[i].socket);
+	free(s->runtimes);
 	*s = (struct snapshot){0};
 }

@@ -31,6 +31,13 @@ struct container_names {
 	char *name, *image;
 };
 
+/* How a container runtime's socket answered when last asked. */
+struct runtime_status {
+	char *socket;
+	bool up;	   /* its last answer was a list */
+	size_t containers; /* in the last list it gave */
+};
+
 struct cgroup_record {
 	char *path;  /* relative to the hierarchy root, "/" for the root */
 	bool merged; /* holds samples from more than one hierarchy */
@@ -76,6 +83,8 @@ struct snapshot {
 	size_t n_devices;
 	struct container_names *containers; /* the records' container fields point here */
 	size_t n_containers;
+	struct runtime_status *runtimes; /* container_runtime_sockets, in their order */
+	size_t n_runtimes;
 	uint64_t duration_ns;
 };
 

@@ -318,8 +318,8 @@ def live(top, base):
             exprs = console_queries(body)
             check_queries(base, label + "/queries", [(e, e) for e in exprs], need_data)
 
-    # The alert expressions pick exactly the scenario's groups.  `for:` is
-    # longer than this run, so pending counts as matched.
+    # The alert expressions pick exactly the scenario's groups (or runtime
+    # sockets).  `for:` is longer than this run, so pending counts as matched.
     expected = {
         "CgroupMemoryLimitHit": {"/demo/memlimited"},
         "CgroupMemoryNearLimit": {"/demo/memlimited"},
@@ -328,13 +328,15 @@ def live(top, base):
         "CgroupHugetlbLimitHit": set(),
         "CgacctTargetDown": set(),
         "CgacctCollectorFailing": set(),
+        "CgacctContainerRuntimeUnreachable": {"/run/docker.sock"},
     }
     deadline = time.time() + 30
     while True:
         status, body = get(f"{base}/api/v1/alerts")
         active = {}
         for a in json.loads(body)["data"]["alerts"] if status == 200 else []:
-            active.setdefault(a["labels"]["alertname"], set()).add(a["labels"].get("cgroup", "-"))
+            active.setdefault(a["labels"]["alertname"], set()).add(
+                a["labels"].get("cgroup", a["labels"].get("socket", "-")))
         if all(active.get(k, set()) == v for k, v in expected.items()) or time.time() > deadline:
             break
         time.sleep(1)

@@ -12,6 +12,7 @@ guest.  The values are a fixed scenario (counters grow with wall time):
   /demo/memlimited  at its 64 MiB limit, 5 limit failures and 0.1 OOM kills a second
   /demo/writer      writes 10 MiB/s to vda
   everything else   quiet: counters grow slowly, no failures, no throttling
+  runtimes          podman's socket answers; docker's does not
 
 Usage: fake-cgacctd.py METRICS_TXT PORT_FILE
 Listens on 127.0.0.1, an ephemeral port, written to PORT_FILE once bound.
@@ -25,6 +26,7 @@ import time
 MiB = 1 << 20
 CGROUPS = ["/", "/demo", "/demo/spin", "/demo/throttled", "/demo/memlimited",
            "/demo/writer", "/demo/idle", "/system.slice", "/system.slice/cgacctd.service"]
+RUNTIMES = {"/run/podman/podman.sock": 1, "/run/docker.sock": 0}  # up
 COLLECTORS = ["cpuacct", "cpu", "memory", "hugetlb", "blkio", "pids", "pressure", "walk"]
 
 # Extra labels per family, by name pattern.
@@ -122,6 +124,8 @@ def render(families, start):
         elif family in ("cgacct_collector_success", "cgacct_collector_errors"):
             for c in COLLECTORS:
                 lines.append(({"collector": c}, 1 if family.endswith("success") else 0))
+        elif family == "cgacct_container_runtime_up":
+            lines += [({"socket": socket}, up) for socket, up in RUNTIMES.items()]
         elif family == "cgacct_cgroups":
             lines.append(({"hierarchy": "unified"}, len(CGROUPS)))
         elif family.startswith("cgacct_"):

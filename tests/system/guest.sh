@@ -186,6 +186,10 @@ check containers/start-time grep -q "^container_start_time_seconds{id=\"/machine
 # Not conmon's cgroup: it is podman's, not the container's.
 detail=$(grep -c "libpod-conmon-$web.scope\",image=\"$image\"" /tmp/containers)
 check containers/conmon-not-named test "$detail" = 0
+# How the socket answered, for CgacctContainerRuntimeUnreachable: a list of the two.
+detail=$(grep '^cgacct_container_runtime_' /tmp/containers | tr '\n' ' ')
+check containers/runtime-up grep -q '^cgacct_container_runtime_up{socket="/run/podman/podman.sock"} 1$' /tmp/containers
+check containers/runtime-listed grep -q '^cgacct_container_runtime_containers{socket="/run/podman/podman.sock"} 2$' /tmp/containers
 # The Docker-style dashboard query, on the host's Prometheus.
 by_name() {
 	curl -sf "$PROM_URL/api/v1/query" --data-urlencode \

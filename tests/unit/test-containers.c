@@ -324,6 +324,10 @@ static void test_cache_names_containers_without_waiting(void)
 	ASSERT_EQ(containers_annotate(c, &s), 0); /* returns while the runtime still hangs */
 	ASSERT_TRUE(named(&s, WEB) == NULL);
 	ASSERT_EQ(s.n_containers, 0);
+	ASSERT_EQ(s.n_runtimes, 1);
+	ASSERT_STREQ(s.runtimes[0].socket, srv.path);
+	ASSERT_TRUE(!s.runtimes[0].up); /* not answered yet */
+	ASSERT_EQ(s.runtimes[0].containers, 0);
 	snapshot_free(&s);
 
 	server_set(true, NULL);
@@ -333,6 +337,8 @@ static void test_cache_names_containers_without_waiting(void)
 	ASSERT_TRUE(named(&s, "/") == NULL);
 	ASSERT_TRUE(named(&s, CONMON) == NULL);
 	ASSERT_EQ(s.n_containers, 1);
+	ASSERT_TRUE(s.runtimes[0].up);
+	ASSERT_EQ(s.runtimes[0].containers, 1);
 	snapshot_free(&s);
 
 	/* db appears: its new ID has the thread ask again, within seconds, not a minute */
@@ -343,6 +349,7 @@ static void test_cache_names_containers_without_waiting(void)
 	ASSERT_STREQ(named(&s, WEB)->name, "web");
 	ASSERT_EQ_U64(created(&s, WEB), 1796528484);
 	ASSERT_EQ_U64(created(&s, DB), 0);
+	ASSERT_EQ(s.runtimes[0].containers, 2);
 	snapshot_free(&s);
 
 	/* an ID no runtime lists has them asked once, not every second */
@@ -386,8 +393,16 @@ static void test_cache_names_containers_without_waiting(void)
 			usleep(50000);
 		}
 		ASSERT_TRUE(server_answered() > before);
-		snapshot_of(&s, unknown, 4);
-		ASSERT_EQ(containers_annotate(c, &s), 0);
+		for (int i = 0; i < 400; i++) { /* until the thread has taken the answer in */
+			snapshot_of(&s, unknown, 4);
+			ASSERT_EQ(containers_annotate(c, &s), 0);
+			if (!s.runtimes[0].up || i == 399)
+				break;
+			snapshot_free(&s);
+			usleep(50000);
+		}
+		ASSERT_TRUE(!s.runtimes[0].up);
+		ASSERT_EQ(s.runtimes[0].containers, 2); /* the list it gave last */
 		ASSERT_STREQ(named(&s, WEB)->name, "web");
 		snapshot_free(&s);
 	}

@@ -298,7 +298,8 @@ static void test_cgroup_info_names_unit_container_and_pod(void)
  * A runtime's name and image for a container: cgroup_info's container_name
  * and image in native naming, escaped; name and image on every series in
  * cAdvisor's. A record no runtime named keeps cAdvisor's empty ones. The
- * creation time the runtime gave is a gauge in both.
+ * creation time the runtime gave is a gauge in both; how each socket
+ * answered is a self-metric in both, after the others.
  */
 static void test_runtime_names_label_the_container(void)
 {
@@ -308,6 +309,8 @@ static void test_runtime_names_label_the_container(void)
 	char name[] = "web", image[] = "localhost/web:\"1\"";
 	const struct container_names who = {.name = name, .image = image};
 	const struct render_options cadvisor = {.naming = RENDER_NAMING_CADVISOR, .version = "9"};
+	char docker[] = "/run/docker.sock", podman[] = "/run/\"podman\".sock";
+	struct runtime_status runtimes[] = {{docker, true, 3}, {podman, false, 1}};
 	struct strbuf out = {0};
 
 	add(&s.records[0], METRIC_INFO_INO, "unified", 1);
@@ -316,6 +319,8 @@ static void test_runtime_names_label_the_container(void)
 	add(&s.records[1], METRIC_PIDS_CURRENT, NULL, 2);
 	add(&s.records[1], METRIC_CONTAINER_CREATED, NULL, 1796528484);
 	s.records[1].container = &who;
+	s.runtimes = runtimes;
+	s.n_runtimes = 2;
 	ASSERT_EQ(render_exposition(&s, &text_native, &out), 0);
 	ASSERT_TRUE(strstr(out.buf,
 			   "# TYPE cgroup_container_created_timestamp_seconds gauge\n"
@@ -336,6 +341,19 @@ static void test_runtime_names_label_the_container(void)
 	ASSERT_TRUE(strstr(out.buf, "# TYPE container_start_time_seconds gauge\n"
 				    "container_start_time_seconds{id=\"/machine.slice/libpod-"));
 	ASSERT_TRUE(strstr(out.buf, "name=\"web\"} 1796528484\n"));
+	ASSERT_TRUE(strstr(
+	    out.buf, "cgacct_series_dropped 0\n"
+		     "# HELP cgacct_container_runtime_up 1 if the container runtime "
+		     "answered with its list when last asked.\n"
+		     "# TYPE cgacct_container_runtime_up gauge\n"
+		     "cgacct_container_runtime_up{socket=\"/run/docker.sock\"} 1\n"
+		     "cgacct_container_runtime_up{socket=\"/run/\\\"podman\\\".sock\"} 0\n"
+		     "# HELP cgacct_container_runtime_containers Containers in the last "
+		     "list the container runtime gave.\n"
+		     "# TYPE cgacct_container_runtime_containers gauge\n"
+		     "cgacct_container_runtime_containers{socket=\"/run/docker.sock\"} 3\n"
+		     "cgacct_container_runtime_containers{socket=\"/run/\\\"podman\\\".sock\"} "
+		     "1\n"));
 	strbuf_done(&out);
 	sample_snapshot_done(&s);
 }
