@@ -295,7 +295,8 @@ def live(top, base):
         instance = json.loads(body)["data"]["result"][0]["metric"]["instance"]
     pages = [
         ("cgacct-overview.html", {}, ["/demo/memlimited", "/demo/throttled", "spin"], True),
-        ("cgacct-overview.html", {"instance": instance}, ["/demo/writer", instance], True),
+        ("cgacct-overview.html", {"instance": instance},
+         ["/demo/writer", instance, "/run/docker.sock not answering"], True),
         ("cgacct-overview.html", {"instance": "nowhere:1"}, ["No cgacctd data"], False),
         ("cgacct-cgroup.html", {"instance": instance, "cgroup": "/demo/memlimited"},
          ["/demo/memlimited", "parent"], True),
