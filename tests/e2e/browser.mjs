@@ -25,6 +25,8 @@
 //                          of its heading, and the title within 40 px of the
 //                          navigation bar: no blank band above them
 //   no-e-notation/<page>   no count in a table is written as 3.49e+04
+//   legends-distinct       no graph of that page names two series alike
+//                          (one device's reads and writes both "vda")
 //   dash-if-none/<cgroup>  the landing page's throttled cell is "-" for a
 //                          cgroup without a CPU quota
 import { createRequire } from "node:module";
@@ -165,6 +167,31 @@ try {
     if (w === 1400) {
       const e = eNotation(await page.locator("body").innerText());
       report(!e, "no-e-notation/cgroup-page", e ? e.slice(0, 3).join(", ") : "");
+      // Every graph drawn (or saying it has no data), then each one's legend.
+      await page
+        .waitForFunction(
+          () =>
+            [...document.querySelectorAll('div[id$="Graph"]')].every((d) =>
+              d.querySelector("svg, .prom_graph_error"),
+            ),
+          null,
+          { timeout: 30000 },
+        )
+        .catch(() => {});
+      const legends = await page.evaluate(() =>
+        [...document.querySelectorAll('div[id$="Graph"]')].map((d) => [
+          d.id,
+          [...d.querySelectorAll(".rickshaw_legend .label")].map((l) => l.textContent),
+        ]),
+      );
+      const twice = legends.filter(([, labels]) => new Set(labels).size < labels.length);
+      report(
+        legends.length > 0 && twice.length === 0,
+        "legends-distinct",
+        twice.length
+          ? twice.map(([id, labels]) => `${id}: ${labels.join(" | ")}`).join("; ")
+          : `${legends.length} graphs: ${legends.map(([, labels]) => labels.length).join(" ")} series`,
+      );
     }
   }
   for (const [name, text] of [["landing", landText], ["overview", consText]]) {
