@@ -314,6 +314,10 @@ def live(top, base):
             if "<no value>" in body or "ZgotmplZ" in body:
                 problems.append("template printed <no value> or ZgotmplZ")
             problems += [f"does not show {e!r}" for e in expect if e not in body]
+            # Numbers as people read them: none in e-notation (5e+03, 1.2e-05).
+            text = html.unescape(re.sub(r"<[^>]*>", " ", re.sub(r"<script.*?</script>", "", body, flags=re.S)))
+            problems += [f"writes {e} in e-notation" for e in
+                         sorted(set(re.findall(r"\d(?:\.\d+)?e[+-]\d+", text)))[:3]]
         report("fail" if problems else "pass", label, "; ".join(problems))
         if status == 200:
             exprs = console_queries(body)

@@ -11,6 +11,7 @@ guest.  The values are a fixed scenario (counters grow with wall time):
                     runnable task waiting 0.8 of the time
   /demo/memlimited  at its 64 MiB limit, 5 limit failures and 0.1 OOM kills a second
   /demo/writer      writes 10 MiB/s to vda
+  /demo/idle        uses 0.00002 CPUs, as an idle service does
   everything else   quiet: counters grow slowly, no failures, no throttling
   runtimes          podman's socket answers; docker's does not
 
@@ -70,6 +71,7 @@ SCENARIO = {
     ("/demo/memlimited", "cgroup_memory_inactive_file_bytes"): 1 * MiB,
     ("/demo/memlimited", "cgroup_memory_limit_failures_total"): 5,
     ("/demo/memlimited", "cgroup_memory_oom_kills_total"): 0.1,
+    ("/demo/idle", "cgroup_cpu_usage_seconds_total"): 2e-5,
     ("/demo/writer", "cgroup_blkio_write_bytes_total"): 10 * MiB,
     ("/demo/writer", "cgroup_blkio_writes_total"): 100,
     ("*", "cgroup_cpu_period_seconds"): 0.1,
