@@ -19,8 +19,8 @@
 #include "base/strv.h"
 #include "base/util.h"
 #include "daemon/containers.h"
-#include "daemon/runtime/dockerapi.h"
-#include "exporter/model/identity.h"
+#include "collector/runtime/dockerapi.h"
+#include "model/identity.h"
 
 #define REFRESH_PERIOD_USEC (60 * USEC_PER_SEC)
 #define REFRESH_GAP_USEC    USEC_PER_SEC

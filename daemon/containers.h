@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "daemon/log.h"
-#include "exporter/model/snapshot.h"
+#include "model/snapshot.h"
 
 struct containers;
 

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "daemon/collector/controllers/controller.h"
+#include "collector/controllers/controller.h"
 #include "daemon/selection.h"
 
 static unsigned components(const char *path)

@@ -10,7 +10,7 @@
 
 #include "config/config.h"
 #include "daemon/cli.h"
-#include "daemon/collector/collect.h"
+#include "collector/collect.h"
 #include "exporter/render.h"
 
 /* The options of a collection c selects; o stays valid as long as c and cli. */

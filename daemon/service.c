@@ -25,7 +25,7 @@
 
 #include "base/clock.h"
 #include "base/util.h"
-#include "daemon/collector/heldfiles.h"
+#include "collector/heldfiles.h"
 #include "daemon/containers.h"
 #include "daemon/selection.h"
 #include "daemon/service.h"

@@ -96,7 +96,7 @@ const struct cadvisor_row cadvisor_rows[] = {
 	  "unlimited."),
     GAUGE("container_spec_cpu_period", METRIC_CPU_PERIOD,
 	  "CFS period in microseconds (cpu.cfs_period_us, cpu.max)."),
-    /* Stored as 1/1024 of a v2 weight (daemon/collector/controllers/cpu.c), labelled with the
+    /* Stored as 1/1024 of a v2 weight (collector/controllers/cpu.c), labelled with the
        file it came from: v1 shares come back exactly, a v2 weight through cAdvisor's
        2 + (weight - 1) * 262142 / 9999 (100 gives 2597), not the kernel's weight * 1024 / 100. */
     {.name = "container_spec_cpu_shares",

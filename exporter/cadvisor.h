@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "exporter/model/metric.h"
+#include "model/metric.h"
 #include "exporter/naming.h"
 
 struct label_pair {

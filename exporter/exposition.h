@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "exporter/model/snapshot.h"
+#include "model/snapshot.h"
 #include "exporter/render.h"
 
 struct exposition;

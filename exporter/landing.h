@@ -8,7 +8,7 @@
 #pragma once
 
 #include "base/strbuf.h"
-#include "exporter/model/snapshot.h"
+#include "model/snapshot.h"
 
 #define LANDING_CONTENT_TYPE "text/html; charset=utf-8"
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
-#include "exporter/model/snapshot.h"
+#include "model/snapshot.h"
 #include "exporter/textformat.h"
 
 /* A record's cgroup path as a label value: escaped once per stream, not once per series. */

@@ -12,7 +12,7 @@
 
 #include "base/clock.h"
 #include "base/util.h"
-#include "exporter/model/identity.h"
+#include "model/identity.h"
 #include "exporter/native.h"
 
 #define GAUGE(n, h)                                                                                \

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * naming: native. Each metric under its own name, HELP, TYPE and extra
- * label, divided from the stored integer unit (exporter/model/metric.h) to
+ * label, divided from the stored integer unit (model/metric.h) to
  * the base unit: one row per metric, in metric order.
  */
 #pragma once
 
 #include <stdint.h>
 
-#include "exporter/model/metric.h"
+#include "model/metric.h"
 #include "exporter/naming.h"
 
 struct native_row {

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "base/strbuf.h"
-#include "exporter/model/snapshot.h"
+#include "model/snapshot.h"
 #include "exporter/textformat.h"
 
 enum render_naming {

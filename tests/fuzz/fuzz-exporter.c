@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "exporter/auth.h"
-#include "exporter/model/identity.h"
+#include "model/identity.h"
 #include "exporter/negotiate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

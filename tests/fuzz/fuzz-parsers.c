@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/collector/controllers/cpu.h"
-#include "daemon/collector/controllers/cpuacct.h"
-#include "daemon/collector/controllers/pressure.h"
-#include "daemon/collector/devname.h"
-#include "daemon/collector/devstat.h"
-#include "daemon/collector/layout.h"
-#include "daemon/collector/parse.h"
+#include "collector/controllers/cpu.h"
+#include "collector/controllers/cpuacct.h"
+#include "collector/controllers/pressure.h"
+#include "collector/devname.h"
+#include "collector/devstat.h"
+#include "collector/layout.h"
+#include "collector/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The fuzz target of what cgacctd reads from a container runtime's socket
- * (daemon/runtime/dockerapi.c): a whole HTTP response. Whatever it is, a
+ * (collector/runtime/dockerapi.c): a whole HTTP response. Whatever it is, a
  * list comes back only whole, its IDs 64 hex digits, its strings set.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/runtime/dockerapi.h"
+#include "collector/runtime/dockerapi.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,7 +5,7 @@
 Every include of a project header names it from the top of the tree
 ("base/strbuf.h"), so the folder a file reaches into is in the include
 itself. Each folder is a layer and may include only from the layers it is
-built on (ROOMS below); and no two modules (a.c with a.h) may include each
+built on (LAYERS below); and no two modules (a.c with a.h) may include each
 other, directly or through others, since that is two files calling each
 other in a circle. Prints each violation and exits 1 if there is one.
 
@@ -16,26 +16,32 @@ import re
 import subprocess
 import sys
 
-# Each layer and what it is built on, from the ground up. A file belongs to
-# the longest folder here that holds it; tests/ may use everything.
-ROOMS = {
+# Each top-level folder is a layer, listed from the ground up with what it
+# is built on: one line per folder. tests/ may use everything.
+LAYERS = {
     'base': [],
-    'config': ['base'],
-    'exporter/model': ['base'],
-    'exporter': ['exporter/model', 'config', 'base'],
-    'daemon/collector': ['exporter/model', 'base'],
-    'daemon': ['daemon/collector', 'exporter', 'exporter/model', 'config', 'base'],
+    'model': ['base'],
+    'config': ['model', 'base'],
+    'collector': ['model', 'base'],
+    'exporter': ['config', 'model', 'base'],
+    'daemon': ['exporter', 'collector', 'config', 'model', 'base'],
 }
+
+# The order of LAYERS is the order from the ground up: a layer is built only
+# on layers before it, so no include can run from a lower folder to a higher.
+assert all(dep in list(LAYERS)[:i] for i, deps in enumerate(LAYERS.values()) for dep in deps)
+
+# vm/ builds and boots what tests/ use, never the other way: a path into
+# the repository's tests/ folder from vm/ would make the two a circle.
+# ("selftests/" is the kernel's.)
+TESTS_PATH = re.compile(r'(?<![\w.-])tests/')
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
-def room_of(path):
-    best = None
-    for room in ROOMS:
-        if path.startswith(room + '/') and (best is None or len(room) > len(best)):
-            best = room
-    return best
+def layer_of(path):
+    top = path.split('/', 1)[0]
+    return top if top in LAYERS and '/' in path else None
 
 
 def sources(root):
@@ -46,7 +52,7 @@ def sources(root):
     except (OSError, subprocess.CalledProcessError):
         out = [os.path.relpath(os.path.join(d, f), root)
                for d, _, fs in os.walk(root) for f in fs if f.endswith(('.c', '.h'))]
-    return sorted(p for p in out if room_of(p) and os.path.exists(os.path.join(root, p)))
+    return sorted(p for p in out if layer_of(p) and os.path.exists(os.path.join(root, p)))
 
 
 def find_cycles(graph):
@@ -86,7 +92,7 @@ def check(root):
     files = sources(root)
     known = set(files)
     for path in files:
-        room = room_of(path)
+        layer = layer_of(path)
         module = os.path.splitext(path)[0]
         text = open(os.path.join(root, path), encoding='utf-8', errors='replace').read()
         for lineno, line in enumerate(text.splitlines(), 1):
@@ -98,16 +104,32 @@ def check(root):
                 problems.append(f'{path}:{lineno}: "{target}" is not a header of the tree '
                                 '(name project headers from the top: "base/util.h")')
                 continue
-            to_room = room_of(target)
-            if to_room != room and to_room not in ROOMS[room]:
-                problems.append(f'{path}:{lineno}: {room}/ may not include {target}: '
-                                f'{room}/ is built on {", ".join(ROOMS[room]) or "nothing"}')
+            to_layer = layer_of(target)
+            if to_layer != layer and to_layer not in LAYERS[layer]:
+                problems.append(f'{path}:{lineno}: {layer}/ may not include {target}: '
+                                f'{layer}/ is built on {", ".join(LAYERS[layer]) or "nothing"}')
             dep = os.path.splitext(target)[0]
             if dep != module:
                 graph.setdefault(module, set()).add(dep)
     for comp in find_cycles(graph):
         problems.append('modules include each other in a circle: ' + ' -> '.join(comp))
-    return problems, len(files)
+    return problems + scripts_below_tests(root), len(files)
+
+
+def scripts_below_tests(root):
+    problems = []
+    for dirpath, _, names in os.walk(os.path.join(root, 'vm')):
+        for name in sorted(names):
+            path = os.path.join(dirpath, name)
+            try:
+                text = open(path, encoding='utf-8').read()
+            except (OSError, UnicodeDecodeError):
+                continue
+            for lineno, line in enumerate(text.splitlines(), 1):
+                if TESTS_PATH.search(line):
+                    problems.append(f'{os.path.relpath(path, root)}:{lineno}: vm/ may not use '
+                                    'tests/ (tests/ is built on vm/)')
+    return problems
 
 
 def main():

@@ -32,7 +32,7 @@ test_churn() {
 	"$top/vm/guest" --kernel "$kernel" --layout "$churn_layout" --smp 2 --mem 512 \
 		--timeout $((churn_seconds + 600)) --console "$art/churn.console" \
 		--forward "$port:19753" --forward "$state_port:19754" --forward "$go_port:19755" \
-		--add "$guest_bin/workload" --add "$top/tests/guest/demo-tree.sh" --add "$bin" \
+		--add "$guest_bin/workload" --add "$top/vm/demo/demo-tree.sh" --add "$bin" \
 		--add "$here/churn-guest.sh:/usr/local/bin/churn-guest.sh" --out "$out" \
 		-- sh /usr/local/bin/churn-guest.sh "$churn_seconds" >"$art/churn.log" 2>&1 &
 	guest=$!

@@ -7,7 +7,7 @@ test_faults() {
 	rm -rf "$out"
 	"$top/vm/guest" --kernel "$kernel" --layout hybrid --smp 2 --disk 256 --hugepages 8 \
 		--timeout 900 --console "$art/faults.console" \
-		--add "$guest_bin/workload" --add "$top/tests/guest/demo-tree.sh" --add "$bin" \
+		--add "$guest_bin/workload" --add "$top/vm/demo/demo-tree.sh" --add "$bin" \
 		--add /usr/bin/strace --out "$out" --script "$here/faults-guest.sh" \
 		>"$art/faults.log" 2>&1
 	rc=$?

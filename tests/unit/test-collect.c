@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "daemon/collector/collect.h"
-#include "daemon/collector/controllers/controller.h"
+#include "collector/collect.h"
+#include "collector/controllers/controller.h"
 #include "exporter/render.h"
 #include "test.h"
 

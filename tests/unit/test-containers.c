@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Container names from a runtime's API (daemon/runtime/dockerapi.c,
+ * Container names from a runtime's API (collector/runtime/dockerapi.c,
  * daemon/containers.c), against a Docker API server of the test's own on a
  * unix socket: what a list response yields and what it refuses, the
  * request on the wire, the timeout, and the cache that names a snapshot's
@@ -16,7 +16,7 @@
 
 #include "base/clock.h"
 #include "daemon/containers.h"
-#include "daemon/runtime/dockerapi.h"
+#include "collector/runtime/dockerapi.h"
 #include "test.h"
 
 #define ID_WEB "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"

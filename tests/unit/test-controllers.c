@@ -14,13 +14,13 @@
 
 #include "base/fileio.h"
 #include "base/util.h"
-#include "daemon/collector/controllers/controller.h"
-#include "daemon/collector/controllers/cpu.h"
-#include "daemon/collector/controllers/cpuacct.h"
-#include "daemon/collector/controllers/pressure.h"
-#include "daemon/collector/devname.h"
-#include "daemon/collector/devstat.h"
-#include "daemon/collector/parse.h"
+#include "collector/controllers/controller.h"
+#include "collector/controllers/cpu.h"
+#include "collector/controllers/cpuacct.h"
+#include "collector/controllers/pressure.h"
+#include "collector/devname.h"
+#include "collector/devstat.h"
+#include "collector/parse.h"
 #include "test.h"
 
 struct expect {

@@ -4,7 +4,7 @@
  * the walk before it recorded, and nothing else (test-walk.c covers its use
  * by the walk).
  */
-#include "daemon/collector/idcache.h"
+#include "collector/idcache.h"
 #include "test.h"
 
 static struct id_table *table(struct id_cache *c, const char *hierarchy)

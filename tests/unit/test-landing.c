@@ -6,7 +6,7 @@
  */
 #include "base/strbuf.h"
 #include "exporter/landing.h"
-#include "exporter/model/snapshot.h"
+#include "model/snapshot.h"
 #include "test.h"
 
 #define MIB (UINT64_C(1) << 20)

@@ -7,7 +7,7 @@
 #include <errno.h>
 
 #include "base/util.h"
-#include "daemon/collector/layout.h"
+#include "collector/layout.h"
 #include "test.h"
 
 static struct layout parse_fixture(const char *name, const char *prefix)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/collector/parse.h"
+#include "collector/parse.h"
 #include "test.h"
 
 static void test_u64_rejects_everything_but_plain_decimal(void)

@@ -8,7 +8,7 @@
  */
 #include <errno.h>
 
-#include "daemon/collector/controllers/controller.h"
+#include "collector/controllers/controller.h"
 #include "daemon/selection.h"
 #include "test.h"
 

@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon/collector/idcache.h"
-#include "daemon/collector/walk.h"
+#include "collector/idcache.h"
+#include "collector/walk.h"
 #include "test.h"
 
 #define NODES_MAX 512

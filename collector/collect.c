@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The collection driver. Per hierarchy it walks every cgroup and runs each
+ * controller whose reader applies: on v1 the controllers bound to that
+ * hierarchy, on the unified hierarchy every v2 reader (files of controllers
+ * not enabled for a cgroup are simply absent). A v1 hierarchy where no
+ * selected controller applies is not walked at all.
+ *
+ * A cgroup that disappears while being read is dropped and counted, never
+ * reported as an error: removal races are normal on a busy host. Since a
+ * missing file looks the same as a removed cgroup, a cgroup with any file
+ * missing is confirmed by checking that cgroup.procs, which every cgroup
+ * has on v1 and v2, is still there. One whose files were all there was
+ * alive when its last file was read, and its record is whole.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/fileio.h"
+#include "base/util.h"
+#include "collector/collect.h"
+#include "collector/controllers/controller.h"
+#include "collector/devname.h"
+#include "collector/idcache.h"
+#include "collector/layout.h"
+#include "collector/walk.h"
+
+/* How many cgroups one walk step visits before yielding. */
+#define WALK_BUDGET 256
+
+struct collect_run {
+	const struct collect_options *opts;
+	const struct hierarchy *h;
+	unsigned h_index;
+	struct snapshot *snap;
+	struct devnames devnames;
+	struct hugetlb_sizes hugetlb; /* per hierarchy: v1 and v2 spell files differently */
+	struct readbuf buf;
+	struct cgroup_record rec; /* scratch: every cgroup is read into its sample buffer */
+	long clock_ticks;
+};
+
+static bool controller_applies(const struct controller *c, const struct hierarchy *h)
+{
+	if (h->unified)
+		return c->read_v2 != NULL;
+	return c->read_v1 && (c->v1_mask & h->controllers);
+}
+
+static bool cgroup_gone(int dirfd)
+{
+	return faccessat(dirfd, "cgroup.procs", F_OK, 0) < 0 && errno_is_vanished(-errno);
+}
+
+static int visit_cgroup(void *userdata, const struct walk_entry *e)
+{
+	struct collect_run *run = userdata;
+	struct cgroup_record *rec = &run->rec;
+	unsigned absent = 0;
+	struct reader_ctx ctx = {
+	    .dirfd = e->fd,
+	    .buf = &run->buf,
+	    .absent = &absent,
+	    .held = run->opts->held,
+	    .rec = rec,
+	    .devnames = &run->devnames,
+	    .hugetlb = &run->hugetlb,
+	    .per_cpu = run->opts->per_cpu,
+	    .clock_ticks = run->clock_ticks,
+	};
+	bool vanished = false;
+	int r;
+
+	if (run->opts->select &&
+	    !run->opts->select(run->opts->select_userdata,
+			       run->h->path + (run->opts->root ? strlen(run->opts->root) : 0),
+			       e->path, e->depth))
+		return 0;
+	/* see heldfiles.c for why only the unified hierarchy's */
+	if (run->opts->held && run->h->unified)
+		ctx.held_cgroup = held_files_cgroup(run->opts->held, run->h->path, e->id);
+	rec->n_samples = 0;
+	rec->labels_len = 0;
+	r = record_add(rec, e->serial ? METRIC_INFO_SERIAL : METRIC_INFO_INO, run->h->name, e->id);
+	if (r < 0)
+		return r;
+
+	for (size_t i = 0; i < n_controllers && !vanished; i++) {
+		const struct controller *c = controllers[i];
+
+		if (!controller_applies(c, run->h) || (run->opts->skip_controllers & (1u << i)))
+			continue;
+		r = run->h->unified ? c->read_v2(&ctx) : c->read_v1(&ctx);
+		if (r == -ENOMEM)
+			return r;
+		if (errno_is_vanished(r))
+			vanished = true;
+		else if (r < 0)
+			run->snap->collectors[i].errors++;
+	}
+	if (!vanished && absent > 0 && cgroup_gone(e->fd))
+		vanished = true;
+	if (run->opts->on_visit)
+		run->opts->on_visit(run->opts->userdata, run->h->name, e->path, e->id, !vanished);
+	if (vanished) {
+		if (ctx.held_cgroup)
+			held_cgroup_drop(run->opts->held, ctx.held_cgroup);
+		run->snap->vanished++;
+		return 0;
+	}
+	run->snap->hierarchies[run->h_index].cgroups++;
+	return snapshot_take_record(run->snap, e->path, rec);
+}
+
+static int get_held_dir(void *userdata, uint64_t id, uint64_t ino)
+{
+	const struct collect_run *run = userdata;
+
+	return held_dir(run->opts->held, run->h->path, id, ino);
+}
+
+static bool keep_held_dir(void *userdata, uint64_t id, uint64_t ino, int fd)
+{
+	const struct collect_run *run = userdata;
+
+	return held_dir_keep(run->opts->held, run->h->path, id, ino, fd);
+}
+
+static int collect_hierarchy(struct collect_run *run)
+{
+	const struct walk_dirs held_dirs = {
+	    .get = get_held_dir,
+	    .keep = keep_held_dir,
+	    .userdata = run,
+	};
+	struct id_table *ids = run->opts->ids ? id_cache_table(run->opts->ids, run->h->path) : NULL;
+	struct walk *w = NULL;
+	int fd, r;
+
+	fd = open(run->h->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* see heldfiles.c for why only the unified hierarchy's */
+	r = walk_new(fd, run->opts->held && run->h->unified ? &held_dirs : NULL, ids, &w);
+	if (r < 0)
+		return r;
+	do
+		r = walk_step(w, WALK_BUDGET, visit_cgroup, run);
+	while (r > 0);
+	if (ids)
+		id_table_end(ids);
+	run->snap->vanished += walk_vanished(w);
+	if (r >= 0 && walk_errors(w) > 0)
+		r = -EIO;
+	walk_free(w);
+	return r;
+}
+
+static int read_layout(const struct collect_options *o, struct layout *ret)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	int r;
+
+	r = read_file_at(AT_FDCWD, o->mountinfo, &buf, &len);
+	if (r < 0)
+		return r;
+	return layout_parse_mountinfo(buf, len, o->root, ret);
+}
+
+/* Bit i set: controllers[i] applies to some hierarchy of l. */
+static unsigned controllers_mounted(const struct layout *l)
+{
+	unsigned mask = 0;
+
+	for (size_t i = 0; i < n_controllers; i++)
+		for (size_t h = 0; h < l->n; h++)
+			if (controller_applies(controllers[i], &l->hierarchies[h]))
+				mask |= 1u << i;
+	return mask;
+}
+
+/*
+ * Drops the v1 hierarchies where no selected controller applies: walking
+ * one would list every directory and read every cgroup.serial for nothing
+ * but its identity series (controllers: narrowed to what systemd-cgtop
+ * reads, a v1 host still walked the blkio and hugetlb trees). The unified
+ * hierarchy stays: on a hybrid host it may hold the only identities.
+ */
+static void drop_unread_hierarchies(struct layout *l, unsigned skip_controllers)
+{
+	size_t kept = 0;
+
+	for (size_t h = 0; h < l->n; h++) {
+		struct hierarchy *hy = &l->hierarchies[h];
+		bool read = hy->unified;
+
+		for (size_t i = 0; i < n_controllers && !read; i++)
+			read = !(skip_controllers & (1u << i)) &&
+			       controller_applies(controllers[i], hy);
+		if (read)
+			l->hierarchies[kept++] = *hy;
+		else
+			free(hy->path);
+	}
+	l->n = kept;
+}
+
+/* See collect_options.mounted_controllers; now is what is mounted this time. */
+static void count_unmounted(const struct collect_options *o, unsigned now, struct snapshot *s)
+{
+	unsigned lost;
+
+	if (!o->mounted_controllers)
+		return;
+	lost = *o->mounted_controllers & ~now & ~o->skip_controllers;
+	for (size_t i = 0; i < n_controllers; i++)
+		if (lost & (1u << i))
+			s->collectors[i].errors++;
+	*o->mounted_controllers |= now;
+}
+
+static int snapshot_init(struct snapshot *s, const struct layout *l)
+{
+	*s = (struct snapshot){0};
+	/* one status per controller, plus the walk itself last */
+	s->n_collectors = n_controllers + 1;
+	s->collectors = calloc(s->n_collectors, sizeof(*s->collectors));
+	s->n_hierarchies = l->n;
+	s->hierarchies = calloc(l->n ? l->n : 1, sizeof(*s->hierarchies));
+	if (!s->collectors || !s->hierarchies)
+		return -ENOMEM;
+	for (size_t i = 0; i < n_controllers; i++)
+		s->collectors[i].name = controllers[i]->name;
+	s->collectors[n_controllers].name = "walk";
+	for (size_t i = 0; i < l->n; i++)
+		strcpy(s->hierarchies[i].name, l->hierarchies[i].name);
+	return 0;
+}
+
+int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
+{
+	struct collect_run run = {
+	    .opts = o,
+	    .devnames = {.dirfd = -1},
+	    .clock_ticks = sysconf(_SC_CLK_TCK),
+	};
+	struct layout l = {0};
+	struct snapshot s = {0};
+	uint64_t start = now_nsec();
+	unsigned mounted;
+	int r;
+
+	r = read_layout(o, &l);
+	if (r < 0)
+		return r;
+	/* before the drop: a skipped controller still counts as mounted */
+	mounted = controllers_mounted(&l);
+	drop_unread_hierarchies(&l, o->skip_controllers);
+	if (o->held)
+		held_files_begin(o->held);
+	r = snapshot_init(&s, &l);
+	if (r >= 0) {
+		count_unmounted(o, mounted, &s);
+		r = devnames_init(&run.devnames, o->root);
+	}
+	run.snap = &s;
+	for (size_t i = 0; r >= 0 && i < l.n; i++) {
+		run.h = &l.hierarchies[i];
+		run.h_index = (unsigned)i;
+		run.hugetlb = (struct hugetlb_sizes){0};
+		r = collect_hierarchy(&run);
+		/* a hierarchy that cannot be walked fails the walk collector, not the scrape */
+		if (r < 0 && r != -ENOMEM) {
+			s.collectors[n_controllers].errors++;
+			r = 0;
+		}
+	}
+	if (o->ids)
+		id_cache_end(o->ids);
+	if (o->held) {
+		held_files_end(o->held);
+		s.held_files = held_files_count(o->held);
+		s.held_dirs = held_files_dirs(o->held);
+	}
+	if (r >= 0)
+		r = snapshot_finalize(&s);
+	/* cAdvisor's naming gives a device's numbers beside its name */
+	s.devices = run.devnames.entries;
+	s.n_devices = run.devnames.n;
+	run.devnames.entries = NULL;
+	devnames_done(&run.devnames);
+	readbuf_done(&run.buf);
+	record_done(&run.rec);
+	layout_done(&l);
+	if (r < 0) {
+		snapshot_free(&s);
+		return r;
+	}
+	s.duration_ns = now_nsec() - start;
+	*ret = s;
+	return 0;
+}

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cpu controller (kernel/sched/core.c): weight, CFS bandwidth and its
+ * throttling statistics. On v2, cpu.stat is a core file present in every
+ * cgroup and also carries the usage/user/system times that cpuacct gives
+ * on v1, so both map to the same metrics.
+ *
+ * Weight: v1 cpu.shares (default 1024) and v2 cpu.weight (default 100) are
+ * one quantity on two scales; the kernel converts weight to shares as
+ * weight * 1024 / 100. We export the v2 scale, so a dashboard reads "100"
+ * for a default group on both. To stay exact, the stored unit is 1/1024 of
+ * a weight: v2 weight * 1024, v1 shares * 100 (shares * 100 / 1024 is
+ * always a finite binary fraction, so the exporter prints it exactly).
+ *
+ * Run-queue wait and load averages come from our kernel series, on v2
+ * only, and are absent elsewhere (stock kernels, v1, the root cgroup):
+ * cpu.stat wait_usec is the time the group's tasks waited for a CPU,
+ * throttled time included, and cpu.loadavg holds the group's 1/5/15-minute
+ * load averages, one key per window, stored in hundredths as printed.
+ * Runnable time, running or waiting, is usage_usec + wait_usec.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "collector/controllers/controller.h"
+#include "collector/controllers/cpu.h"
+#include "collector/layout.h"
+#include "collector/parse.h"
+
+/* v2 cpu.max: "$QUOTA $PERIOD" with QUOTA "max" when unlimited. */
+int parse_cpu_max(const char *buf, size_t len, uint64_t *ret_quota, uint64_t *ret_period)
+{
+	struct span rest = span_make(buf, len), line, quota, period, extra;
+
+	if (!span_next_line(&rest, &line) || rest.len > 0 || !span_next_word(&line, &quota) ||
+	    !span_next_word(&line, &period) || span_next_word(&line, &extra))
+		return -EBADMSG;
+	if (parse_u64_or_max(quota, ret_quota) < 0 || parse_u64(period, ret_period) < 0)
+		return -EBADMSG;
+	return 0;
+}
+
+/* One "I.FF" load average: two decimals, exactly as the kernel prints. */
+static int parse_load_hundredths(struct span s, uint64_t *ret)
+{
+	struct span ip, fp;
+	uint64_t i, f;
+
+	if (!span_split(s, '.', &ip, &fp) || fp.len != 2 || parse_u64(ip, &i) < 0 ||
+	    parse_u64(fp, &f) < 0 || i > UINT64_MAX / 100 - 1)
+		return -EBADMSG;
+	*ret = i * 100 + f;
+	return 0;
+}
+
+static const struct {
+	const char *key;
+	const char *window; /* label value */
+} loadavg_windows[CPU_LOADAVG_WINDOWS] = {
+    {"avg60", "1m"},
+    {"avg300", "5m"},
+    {"avg900", "15m"},
+};
+
+/*
+ * Flat keyed like cpu.stat, but the values are not integers, so not through
+ * parse_flat_keyed(): few lines, a linear key lookup. The same contract:
+ * unknown keys are ignored, a known key twice or with anything but one
+ * "I.FF" value is -EBADMSG.
+ */
+int parse_cpu_loadavg(const char *buf, size_t len, uint64_t ret_avg[CPU_LOADAVG_WINDOWS],
+		      unsigned *ret_found)
+{
+	struct span rest = span_make(buf, len), line, key, value, extra;
+	uint64_t avg[CPU_LOADAVG_WINDOWS] = {0};
+	unsigned found = 0;
+
+	while (span_next_line(&rest, &line)) {
+		size_t i = 0;
+
+		if (!span_next_word(&line, &key))
+			continue; /* a blank line */
+		while (i < CPU_LOADAVG_WINDOWS && !span_eq(key, loadavg_windows[i].key))
+			i++;
+		if (i == CPU_LOADAVG_WINDOWS)
+			continue; /* newer kernels may add keys */
+		if ((found & (1u << i)) || !span_next_word(&line, &value) ||
+		    span_next_word(&line, &extra) || parse_load_hundredths(value, &avg[i]) < 0)
+			return -EBADMSG;
+		found |= 1u << i;
+	}
+	memcpy(ret_avg, avg, sizeof(avg));
+	*ret_found = found;
+	return 0;
+}
+
+static int read_cpu_loadavg(const struct reader_ctx *c)
+{
+	const char *buf;
+	uint64_t avg[CPU_LOADAVG_WINDOWS];
+	unsigned found;
+	size_t len;
+	int r;
+
+	r = reader_read(c, "cpu.loadavg", &buf, &len);
+	if (r <= 0)
+		return r;
+	r = parse_cpu_loadavg(buf, len, avg, &found);
+	for (size_t i = 0; r >= 0 && i < CPU_LOADAVG_WINDOWS; i++)
+		if (found & (1u << i))
+			r = reader_emit(c, METRIC_CPU_LOAD_AVERAGE, loadavg_windows[i].window,
+					avg[i], 1);
+	return r;
+}
+
+static const struct file_metric cpu_v1_files[] = {
+    {"cpu.shares", METRIC_CPU_WEIGHT, VALUE_COUNT, 100},
+    {"cpu.cfs_quota_us", METRIC_CPU_QUOTA, VALUE_SIGNED_LIMIT, 0},
+    {"cpu.cfs_period_us", METRIC_CPU_PERIOD, VALUE_COUNT, 0},
+    {"cpu.cfs_burst_us", METRIC_CPU_BURST_QUOTA, VALUE_COUNT, 0},
+};
+
+static const struct key_metric cpu_v1_stat[] = {
+    {"nr_periods", METRIC_CPU_PERIODS, NULL, 0},
+    {"nr_throttled", METRIC_CPU_THROTTLED_PERIODS, NULL, 0},
+    {"throttled_time", METRIC_CPU_THROTTLED_TIME, NULL, 0},
+    {"nr_bursts", METRIC_CPU_BURSTS, NULL, 0},
+    {"burst_time", METRIC_CPU_BURST_TIME, NULL, 0},
+};
+
+static int cpu_read_v1(const struct reader_ctx *c)
+{
+	int r = read_file_metrics(c, cpu_v1_files, ELEMENTSOF(cpu_v1_files));
+
+	if (r >= 0)
+		r = read_keyed_file(c, "cpu.stat", cpu_v1_stat, ELEMENTSOF(cpu_v1_stat), NULL,
+				    NULL);
+	return r;
+}
+
+static const struct file_metric cpu_v2_files[] = {
+    {"cpu.max.burst", METRIC_CPU_BURST_QUOTA, VALUE_COUNT, 0},
+    {"cpu.weight", METRIC_CPU_WEIGHT, VALUE_COUNT, 1024},
+};
+
+/* The rows of cpu_v2_stat that runnable time is the sum of. */
+enum { STAT_USAGE, STAT_WAIT };
+
+/* v2 reports microseconds where v1 reports nanoseconds. */
+static const struct key_metric cpu_v2_stat[] = {
+    [STAT_USAGE] = {"usage_usec", METRIC_CPU_USAGE, NULL, 1000},
+    [STAT_WAIT] = {"wait_usec", METRIC_CPU_WAIT, NULL, 1000},
+    {"user_usec", METRIC_CPU_USER, NULL, 1000},
+    {"system_usec", METRIC_CPU_SYSTEM, NULL, 1000},
+    {"nr_periods", METRIC_CPU_PERIODS, NULL, 0},
+    {"nr_throttled", METRIC_CPU_THROTTLED_PERIODS, NULL, 0},
+    {"throttled_usec", METRIC_CPU_THROTTLED_TIME, NULL, 1000},
+    {"nr_bursts", METRIC_CPU_BURSTS, NULL, 0},
+    {"burst_usec", METRIC_CPU_BURST_TIME, NULL, 1000},
+};
+
+static int read_cpu_max(const struct reader_ctx *c)
+{
+	const char *buf;
+	uint64_t quota, period;
+	size_t len;
+	int r;
+
+	r = reader_read(c, "cpu.max", &buf, &len);
+	if (r <= 0)
+		return r;
+	r = parse_cpu_max(buf, len, &quota, &period);
+	if (r >= 0)
+		r = reader_emit(c, METRIC_CPU_QUOTA, NULL, quota, 1);
+	if (r >= 0)
+		r = reader_emit(c, METRIC_CPU_PERIOD, NULL, period, 1);
+	return r;
+}
+
+/*
+ * Runnable time from one read of cpu.stat, so that usage and wait agree.
+ * Only where the kernel has wait_usec: 0 would say that no task waited.
+ */
+static int emit_cpu_runnable(const struct reader_ctx *c,
+			     const uint64_t values[ELEMENTSOF(cpu_v2_stat)], uint64_t found)
+{
+	const uint64_t both = (UINT64_C(1) << STAT_USAGE) | (UINT64_C(1) << STAT_WAIT);
+
+	if ((found & both) != both)
+		return 0;
+	if (values[STAT_USAGE] > UINT64_MAX - values[STAT_WAIT])
+		return -ERANGE;
+	return reader_emit(c, METRIC_CPU_RUNNABLE, NULL, values[STAT_USAGE] + values[STAT_WAIT],
+			   cpu_v2_stat[STAT_USAGE].scale);
+}
+
+/* Nearly in the order of the metrics (metric.h): the record needs little sorting. */
+static int cpu_read_v2(const struct reader_ctx *c)
+{
+	uint64_t values[ELEMENTSOF(cpu_v2_stat)], found = 0;
+	int r;
+
+	r = read_keyed_file(c, "cpu.stat", cpu_v2_stat, ELEMENTSOF(cpu_v2_stat), values, &found);
+	if (r >= 0)
+		r = emit_cpu_runnable(c, values, found);
+	if (r >= 0)
+		r = read_cpu_loadavg(c);
+	if (r >= 0)
+		r = read_cpu_max(c);
+	if (r >= 0)
+		r = read_file_metrics(c, cpu_v2_files, ELEMENTSOF(cpu_v2_files));
+	return r;
+}
+
+const struct controller controller_cpu = {
+    .name = "cpu",
+    .v1_mask = CONTROLLER_CPU,
+    .read_v1 = cpu_read_v1,
+    .read_v2 = cpu_read_v2,
+};
