@@ -27,6 +27,7 @@
 #include "collector/controllers/controller.h"
 #include "collector/devname.h"
 #include "collector/idcache.h"
+#include "collector/identity.h"
 #include "collector/layout.h"
 #include "collector/walk.h"
 
@@ -243,6 +244,22 @@ static int snapshot_init(struct snapshot *s, const struct layout *l)
 	return 0;
 }
 
+/*
+ * What the records' paths and the runtimes say, and the devices the
+ * samples name, attached while the snapshot is still being written.
+ */
+static int annotate(const struct collect_options *o, struct devnames *devnames, struct snapshot *s)
+{
+	for (size_t i = 0; i < s->n_records; i++)
+		identity_parse(s->records[i].path, &s->records[i].identity);
+	/* cAdvisor's naming gives a device's numbers beside its name */
+	s->devices = TAKE_PTR(devnames->entries);
+	s->n_devices = devnames->n;
+	if (!o->containers)
+		return 0;
+	return containers_annotate(o->containers, s);
+}
+
 int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 {
 	struct collect_run run = {
@@ -289,11 +306,9 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 		s.held_dirs = held_files_dirs(o->held);
 	}
 	if (r >= 0)
+		r = annotate(o, &run.devnames, &s);
+	if (r >= 0)
 		r = snapshot_finalize(&s);
-	/* cAdvisor's naming gives a device's numbers beside its name */
-	s.devices = run.devnames.entries;
-	s.n_devices = run.devnames.n;
-	run.devnames.entries = NULL;
 	devnames_done(&run.devnames);
 	readbuf_done(&run.buf);
 	record_done(&run.rec);

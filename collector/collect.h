@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * One collection: find the hierarchies, walk each, run the controllers
- * bound there on every cgroup, and freeze the result into a snapshot.
+ * bound there on every cgroup, attach to each record what its path says
+ * and what the container runtimes say of it, and freeze the result into a
+ * snapshot.
  */
 #pragma once
 
@@ -10,6 +12,7 @@
 
 #include "collector/heldfiles.h"
 #include "collector/idcache.h"
+#include "collector/runtime/containers.h"
 #include "model/snapshot.h"
 
 /*
@@ -46,8 +49,9 @@ struct collect_options {
 	 * cgacct_collector_success; one never mounted is simply not collected.
 	 */
 	unsigned *mounted_controllers;
-	struct held_files *held; /* may be NULL: files to keep open between collections */
-	struct id_cache *ids;	 /* may be NULL: identities remembered between collections */
+	struct held_files *held;       /* may be NULL: files to keep open between collections */
+	struct id_cache *ids;	       /* may be NULL: identities remembered between collections */
+	struct containers *containers; /* may be NULL: ask no runtime for names */
 };
 
 int collect_snapshot(const struct collect_options *o, struct snapshot *ret);

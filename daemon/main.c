@@ -12,6 +12,7 @@
 
 #include "base/util.h"
 #include "daemon/cli.h"
+#include "daemon/collection.h"
 #include "daemon/log.h"
 #include "daemon/selection.h"
 #include "daemon/service.h"
@@ -55,36 +56,41 @@ static int write_all(const char *buf, size_t len)
 	return 0;
 }
 
-/* --once: one collection with the configuration's selection and naming, printed as text. */
+/*
+ * --once: one collection as a scrape makes it, container names included
+ * once every runtime has answered, printed as text.
+ */
 static int run_once(const struct cli *cli, const struct config *cfg, struct log_target *log)
 {
 	_cleanup_fclose_ FILE *walk_file = NULL;
+	const struct scrape_settings settings = selection_scrape_settings(cfg);
 	const struct render_options ro = {.version = CGACCT_VERSION,
-					  .naming = selection_naming(cfg)};
-	struct collect_options o;
+					  .naming = settings.naming,
+					  .max_series = settings.max_series};
+	struct collection c;
 	struct snapshot snap;
 	struct strbuf out = {0};
 	int r;
 
-	selection_collect_options(cfg, cli, &o);
 	if (cli->walk_order) {
 		walk_file = fopen(cli->walk_order, "we");
 		if (!walk_file) {
 			log_error(log, "%s: %s", cli->walk_order, strerror(errno));
 			return -errno;
 		}
-		o.on_visit = print_visit;
-		o.userdata = walk_file;
 	}
-	r = collect_snapshot(&o, &snap);
+	collection_init(&c, cli, log);
+	collection_containers_new(&c, cfg, &c.containers);
+	if (c.containers)
+		containers_wait_first(c.containers);
+	r = collection_run(&c, cfg, walk_file ? print_visit : NULL, walk_file, &snap);
+	collection_done(&c);
 	if (walk_file && fclose(TAKE_PTR(walk_file)) != 0 && r >= 0) {
 		log_error(log, "%s: %s", cli->walk_order, strerror(errno));
 		return -errno;
 	}
-	if (r < 0) {
-		log_error(log, "collection failed: %s", strerror(-r));
+	if (r < 0)
 		return r;
-	}
 	r = render_exposition(&snap, &ro, &out);
 	if (r >= 0)
 		r = write_all(out.buf, out.len);

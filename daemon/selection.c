@@ -98,7 +98,13 @@ void selection_collect_options(const struct config *c, const struct cli *cli,
 			o->skip_controllers |= 1u << i;
 }
 
-enum render_naming selection_naming(const struct config *c)
+struct scrape_settings selection_scrape_settings(const struct config *c)
 {
-	return c->naming == CONFIG_NAMING_CADVISOR ? RENDER_NAMING_CADVISOR : RENDER_NAMING_NATIVE;
+	return (struct scrape_settings){
+	    .min_interval_usec = c->min_interval_usec,
+	    .max_series = c->max_series,
+	    .naming =
+		c->naming == CONFIG_NAMING_CADVISOR ? RENDER_NAMING_CADVISOR : RENDER_NAMING_NATIVE,
+	    .gzip_level = c->gzip_level,
+	};
 }

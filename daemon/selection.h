@@ -11,11 +11,11 @@
 #include "config/config.h"
 #include "daemon/cli.h"
 #include "collector/collect.h"
-#include "exporter/render.h"
+#include "exporter/scrape.h"
 
 /* The options of a collection c selects; o stays valid as long as c and cli. */
 void selection_collect_options(const struct config *c, const struct cli *cli,
 			       struct collect_options *o);
 
-/* naming: native or cadvisor, as the renderer calls it. */
-enum render_naming selection_naming(const struct config *c);
+/* What c says of the expositions: min_interval, max_series, naming, gzip_level. */
+struct scrape_settings selection_scrape_settings(const struct config *c);

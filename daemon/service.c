@@ -18,15 +18,13 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
 #include "base/util.h"
-#include "collector/heldfiles.h"
-#include "daemon/containers.h"
+#include "daemon/collection.h"
 #include "daemon/selection.h"
 #include "daemon/service.h"
 #include "daemon/systemd.h"
@@ -37,112 +35,43 @@
 struct service {
 	const struct cli *cli;
 	struct log_target *log;
-	pthread_mutex_t config_lock; /* the collection reads cfg from HTTP threads */
+	pthread_mutex_t config_lock; /* collections read cfg from HTTP threads */
 	struct config *cfg;
-	unsigned mounted_controllers;  /* under config_lock; see collect_options */
-	struct held_files *held;       /* under config_lock; NULL: hold none */
-	uint64_t held_wanted;	       /* the keep_open_files it was made for */
-	struct id_cache *ids;	       /* under config_lock; NULL: out of memory */
-	struct containers *containers; /* under config_lock; NULL: no runtime to ask */
+	struct collection collection; /* under config_lock */
 	struct scrape *scrape;
 	struct http_server *http;
 	int *sd_fds; /* from socket activation, owned here; MHD gets duplicates */
 	size_t n_sd_fds;
 };
 
-/* Descriptors kept free of held files: HTTP connections, the walk, sysfs. */
-#define FD_RESERVE (HTTP_CONNECTION_LIMIT_DEFAULT + 256)
-
-/*
- * How many files and directories to hold for keep_open_files: files up to
- * keep_open_files and directories with the rest of what the open-file limit
- * leaves after the reserve, the soft limit raised to the hard one first
- * (the unit's LimitNOFILE= sets both; its seccomp filter forbids raising).
- */
-static void held_budget(struct service *s, uint64_t wanted, size_t *ret_files, size_t *ret_dirs)
-{
-	struct rlimit rl;
-	rlim_t room;
-
-	*ret_files = *ret_dirs = 0;
-	if (wanted == 0 || getrlimit(RLIMIT_NOFILE, &rl) < 0)
-		return;
-	if (rl.rlim_cur < rl.rlim_max) {
-		struct rlimit raised = {.rlim_cur = rl.rlim_max, .rlim_max = rl.rlim_max};
-
-		if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
-			rl = raised;
-	}
-	room = rl.rlim_cur > FD_RESERVE ? rl.rlim_cur - FD_RESERVE : 0;
-	if (room < wanted)
-		log_notice(s->log,
-			   "keep_open_files: holding %llu files, not %llu: the open-file limit is "
-			   "%llu (raise LimitNOFILE=)",
-			   (unsigned long long)room, (unsigned long long)wanted,
-			   (unsigned long long)rl.rlim_cur);
-	*ret_files = (size_t)(room < wanted ? room : wanted);
-	*ret_dirs = (size_t)(room - *ret_files);
-}
-
-/* Follows keep_open_files; a reload that changes it starts over, closing all. */
-static void held_configure(struct service *s, uint64_t wanted)
-{
-	size_t files, dirs;
-
-	if (s->held_wanted == wanted)
-		return;
-	held_files_free(s->held);
-	s->held = NULL;
-	s->held_wanted = wanted;
-	held_budget(s, wanted, &files, &dirs);
-	if (files > 0 && held_files_new(files, dirs, &s->held) < 0)
-		log_warning(s->log, "cannot keep files open: %s", strerror(ENOMEM));
-}
-
 /* The scrape callback: one collection with the current configuration. */
 static int collect(void *userdata, struct snapshot *ret)
 {
 	struct service *s = userdata;
-	struct collect_options o;
 	int r;
 
 	pthread_mutex_lock(&s->config_lock);
-	selection_collect_options(s->cfg, s->cli, &o);
-	o.mounted_controllers = &s->mounted_controllers;
-	held_configure(s, s->cfg->keep_open_files);
-	o.held = s->held;
-	o.ids = s->ids;
-	r = collect_snapshot(&o, ret);
-	/* names are extras: without them the series are still right */
-	if (r >= 0 && s->containers && containers_annotate(s->containers, ret) < 0)
-		log_warning(s->log, "cannot name containers: %s", strerror(ENOMEM));
+	r = collection_run(&s->collection, s->cfg, NULL, NULL, ret);
 	pthread_mutex_unlock(&s->config_lock);
-	if (r < 0)
-		log_warning(s->log, "collection failed: %s", strerror(-r));
 	return r;
 }
 
 /*
- * Puts the runtime cache on c's sockets and timeout, keeping the running
+ * Puts the runtime client on c's sockets and timeout, keeping the running
  * one (and the names it knows) when they are the same.
  */
 static void containers_configure(struct service *s, const struct config *c)
 {
-	struct containers *next = NULL, *old;
-	int r;
+	struct containers *next, *old;
 
-	if (s->containers && containers_same(s->containers, c->container_runtime_sockets,
-					     c->container_runtime_timeout_usec))
+	if (s->collection.containers &&
+	    containers_same(s->collection.containers, c->container_runtime_sockets,
+			    c->container_runtime_timeout_usec))
 		return;
-	if (c->container_runtime_sockets[0]) {
-		r = containers_new(c->container_runtime_sockets, c->container_runtime_timeout_usec,
-				   s->log, &next);
-		if (r < 0)
-			log_warning(s->log, "cannot ask container runtimes: %s", strerror(-r));
-	}
+	collection_containers_new(&s->collection, c, &next);
 	pthread_mutex_lock(&s->config_lock);
-	old = s->containers;
-	s->containers = next;
+	old = s->collection.containers;
+	s->collection.containers = next;
 	pthread_mutex_unlock(&s->config_lock);
 	containers_free(old);
 }
@@ -154,12 +83,7 @@ static void mhd_log(void *userdata, const char *fmt, va_list ap)
 
 static void configure_scrape(struct service *s, const struct config *c)
 {
-	const struct scrape_settings settings = {
-	    .min_interval_usec = c->min_interval_usec,
-	    .max_series = c->max_series,
-	    .naming = selection_naming(c),
-	    .gzip_level = c->gzip_level,
-	};
+	const struct scrape_settings settings = selection_scrape_settings(c);
 
 	scrape_configure(s->scrape, &settings);
 }
@@ -382,12 +306,10 @@ int service_run(const struct cli *cli, struct config *cfg, struct log_target *lo
 		log_error(log, "cannot set up: %s", strerror(-r));
 		goto out_free_config;
 	}
-	/* without it every collection reads every identity: slower, not wrong */
-	if (id_cache_new(&s.ids) < 0)
-		log_warning(log, "cannot remember identities: %s", strerror(ENOMEM));
+	collection_init(&s.collection, cli, log);
 	r = scrape_new(collect, &s, CGACCT_VERSION, &s.scrape);
 	if (r < 0)
-		goto out_free_ids;
+		goto out_free_collection;
 	configure_scrape(&s, cfg);
 	containers_configure(&s, cfg);
 	r = http_start(&s, cfg, &s.http);
@@ -402,11 +324,8 @@ int service_run(const struct cli *cli, struct config *cfg, struct log_target *lo
 	http_server_free(s.http);
 out_free_scrape:
 	scrape_free(s.scrape);
-	containers_free(s.containers);
-	/* the files its collections kept open */
-	held_files_free(s.held);
-out_free_ids:
-	id_cache_free(s.ids);
+out_free_collection:
+	collection_done(&s.collection);
 	for (size_t i = 0; i < s.n_sd_fds; i++)
 		close(s.sd_fds[i]);
 	free(s.sd_fds);

@@ -279,22 +279,21 @@ static void write_identity(struct strbuf *b, const struct cgroup_record *r)
 {
 	const char *path = r->path, *name = NULL, *image = NULL;
 	char value[IDENTITY_VALUE_MAX + 1];
-	struct identity id;
+	const struct identity *id = &r->identity;
 	const struct {
 		const char *name;
 		const struct identity_span *span; /* the value's place in the path, or */
 		const char *const *text;	  /* the value */
 	} labels[] = {
-	    {"unit", &id.unit, NULL},
-	    {"container_runtime", NULL, &id.runtime},
-	    {"container_id", &id.container_id, NULL},
+	    {"unit", &id->unit, NULL},
+	    {"container_runtime", NULL, &id->runtime},
+	    {"container_id", &id->container_id, NULL},
 	    {"container_name", NULL, &name},
 	    {"image", NULL, &image},
-	    {"pod_uid", &id.pod_uid, NULL},
-	    {"qos_class", NULL, &id.qos_class},
+	    {"pod_uid", &id->pod_uid, NULL},
+	    {"qos_class", NULL, &id->qos_class},
 	};
 
-	identity_parse(path, &id);
 	if (r->container) {
 		name = r->container->name;
 		image = r->container->image;
@@ -367,8 +366,8 @@ static void write_sample(struct strbuf *b, const struct native_row *row, size_t 
 
 /*
  * A record's samples are sorted by metric, so its cursor only moves forward
- * across families. cgroup_info has a series per v1 hierarchy: the path is
- * read for its identity once per record.
+ * across families. cgroup_info has a series per v1 hierarchy: its identity
+ * labels are written once per record.
  */
 static void family_series(struct family_writer *w, const struct cgroup_record *records,
 			  const struct label_text *paths, size_t *cursor, size_t n)

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What a cgroup's path says runs in it, by the naming conventions of
- * systemd, the container runtimes and Kubernetes' two cgroup drivers: the
- * systemd unit, the container's runtime and ID, the pod's UID and QoS
- * class. The path alone: a container's name and image take its runtime's
- * API. A path in no convention of the table gets nothing, never a guess.
+ * What a cgroup's path says runs in it (collector/identity.h reads it):
+ * the systemd unit, the container's runtime and ID, the pod's UID and QoS
+ * class, as places in the path, each with how it is spelt there.
  */
 #pragma once
 
@@ -34,9 +32,6 @@ struct identity {
 
 /* The longest value identity_value() writes: a unit name's limit. */
 #define IDENTITY_VALUE_MAX 255
-
-/* Fills *ret from path ("/" or "/a/b", as a record's path). */
-void identity_parse(const char *path, struct identity *ret);
 
 /* The span's value as the label shows it, NUL-terminated, into out[IDENTITY_VALUE_MAX + 1]. */
 void identity_value(const char *path, const struct identity_span *s, char *out);

@@ -171,6 +171,7 @@ int snapshot_take_record(struct snapshot *s, const char *path, struct cgroup_rec
 	size_t slot;
 	int e;
 
+	assert(!s->finalized);
 	e = path_index_grow(s);
 	if (e < 0)
 		return e;
@@ -292,6 +293,7 @@ int snapshot_finalize(struct snapshot *s)
 	_cleanup_free_ struct sample *scratch = NULL;
 	size_t scratch_cap = 0;
 
+	assert(!s->finalized);
 	free(s->slots);
 	s->slots = NULL;
 	s->n_slots = 0;
@@ -305,6 +307,7 @@ int snapshot_finalize(struct snapshot *s)
 	}
 	/* paths are unique now: any sort gives the one order */
 	qsort(s->records, s->n_records, sizeof(*s->records), record_cmp);
+	s->finalized = true;
 	return 0;
 }
 

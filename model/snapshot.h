@@ -3,28 +3,35 @@
  * One collection's result. Readers append samples to a scratch record per
  * visited cgroup, which snapshot_take_record() files under its path: the
  * same path from several v1 hierarchies is one logical cgroup, one record.
- * After snapshot_finalize() nothing changes: the exporter only reads it.
+ * The collector is the one writer: it attaches each record's identity,
+ * container names and the devices before snapshot_finalize(), after which
+ * nothing changes, so renderers on several threads only read it.
  */
 #pragma once
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/identity.h"
 #include "model/metric.h"
 
 /* A sample's label offset when it has no label. */
 #define SAMPLE_NO_LABEL UINT16_MAX
 
 /*
- * 16 bytes: a scrape of 10,000 cgroups holds some 650,000 of them. Label
- * values live once per record (labels below), not in every sample.
+ * A snapshot holds some 65 of them per cgroup, so a sample is kept to 16
+ * bytes: label values live once per record (labels below), not in every
+ * sample.
  */
 struct sample {
 	uint64_t value;
 	uint16_t metric;
 	uint16_t label; /* offset into the record's labels, or SAMPLE_NO_LABEL */
 };
+static_assert(sizeof(struct sample) == 16, "a sample is two words");
+static_assert(_METRIC_MAX <= UINT16_MAX, "a metric fits sample.metric");
 
 /* What a container runtime says of the container in a record's cgroup. */
 struct container_names {
@@ -39,8 +46,9 @@ struct runtime_status {
 };
 
 struct cgroup_record {
-	char *path;  /* relative to the hierarchy root, "/" for the root */
-	bool merged; /* holds samples from more than one hierarchy */
+	char *path;		  /* relative to the hierarchy root, "/" for the root */
+	bool merged;		  /* holds samples from more than one hierarchy */
+	struct identity identity; /* what the path says runs there */
 	const struct container_names *container; /* NULL: no runtime named it */
 	struct sample *samples;
 	size_t n_samples;
@@ -86,6 +94,7 @@ struct snapshot {
 	struct runtime_status *runtimes; /* container_runtime_sockets, in their order */
 	size_t n_runtimes;
 	uint64_t duration_ns;
+	bool finalized; /* no writer may change it any more */
 };
 
 int record_add_slow(struct cgroup_record *r, enum metric m, const char *label, uint64_t value);
@@ -110,6 +119,7 @@ void record_done(struct cgroup_record *r);
 
 /* Files the samples read into r as path's, and empties r for the next cgroup. */
 int snapshot_take_record(struct snapshot *s, const char *path, struct cgroup_record *r);
+/* Orders the records by path and each record's samples by metric; the end of writing. */
 int snapshot_finalize(struct snapshot *s);
 /* The device a device label names, NULL if the collection did not keep it. */
 const struct block_device *snapshot_device(const struct snapshot *s, const char *name);

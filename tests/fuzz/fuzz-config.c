@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Fuzz targets for the configuration parsers, one binary per FUZZ_TARGET
- * as in fuzz-parsers.c: cgacctd.yml, web-config.yml, path globs, and the
- * scalar values and listen addresses the YAML only reaches through
- * well-formed documents (and --listen directly).
- * libFuzzer hands each input over in a buffer of exactly its size, so ASan
- * sees any read past len. Each target checks what must hold for every
- * input: a refusal always explains itself, an accepted value is
- * well-formed and reads back the same.
+ * Fuzz targets for the configuration parsers (see fuzz.h): cgacctd.yml, web-config.yml, path globs,
+ * and the scalar values and listen addresses the YAML only reaches through well-formed documents
+ * (and --listen directly). Each target checks what must hold for every input: a refusal always
+ * explains itself, an accepted value is well-formed and reads back the same.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -21,10 +17,7 @@
 #include "config/config.h"
 #include "config/pathglob.h"
 #include "config/values.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define TARGET static __attribute__((unused)) void
+#include "fuzz.h"
 
 /* A refusal explains itself; a position, when there is one, is 1-based in both parts. */
 static void check_error(int r, const struct config_error *e)
@@ -90,16 +83,10 @@ TARGET fuzz_pathglob(const char *buf, size_t len)
 	free(path);
 }
 
-/* The value parsers take C strings, as YAML scalars are: up to the first NUL. */
-static char *c_string(const char *buf, size_t len)
-{
-	return strndup(buf, len);
-}
-
 /* Whatever parses, formats to a spelling that parses back to the same. */
 TARGET fuzz_listen_address(const char *buf, size_t len)
 {
-	_cleanup_free_ char *s = c_string(buf, len), *again = NULL;
+	_cleanup_free_ char *s = fuzz_string(buf, len), *again = NULL;
 	struct listen_address a = {0}, b = {0};
 	const char *why = NULL;
 
@@ -120,7 +107,7 @@ TARGET fuzz_listen_address(const char *buf, size_t len)
 /* A parsed duration formats (to the millisecond) to one that parses back. */
 TARGET fuzz_values(const char *buf, size_t len)
 {
-	_cleanup_free_ char *s = c_string(buf, len), *again = NULL;
+	_cleanup_free_ char *s = fuzz_string(buf, len), *again = NULL;
 	uint64_t v, w;
 	bool b;
 
@@ -135,11 +122,4 @@ TARGET fuzz_values(const char *buf, size_t len)
 		abort();
 }
 
-#define CONCAT_(a, b) a##b
-#define CONCAT(a, b)  CONCAT_(a, b)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	CONCAT(fuzz_, FUZZ_TARGET)((const char *)data, size);
-	return 0;
-}
+FUZZ_MAIN()

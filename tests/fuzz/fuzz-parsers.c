@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Fuzz targets, one per parser. Each executable is this file compiled with
- * FUZZ_TARGET naming one entry below, so every parser gets its own binary
- * and corpus (tests/fuzz/corpus/<target>/) without a source file per
- * target. Targets only check memory safety and invariants that must hold
- * for any input; the unit tests check the values.
+ * Fuzz targets of the collector, one per parser of what the kernel writes
+ * (see fuzz.h), and of the cgroup paths whose names anyone with a
+ * delegated subtree chooses (cgroup_identity): what a path names lies
+ * within it, and a pod comes with its QoS class.
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -16,24 +15,11 @@
 #include "collector/controllers/cpuacct.h"
 #include "collector/controllers/pressure.h"
 #include "collector/devname.h"
+#include "collector/identity.h"
 #include "collector/devstat.h"
 #include "collector/layout.h"
 #include "collector/parse.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* Only the FUZZ_TARGET one is called in each binary. */
-#define TARGET static __attribute__((unused)) void
-
-/* A heap copy of exactly `size` bytes: ASan then catches any read past len. */
-static char *exact_copy(const uint8_t *data, size_t size)
-{
-	char *buf = malloc(size ? size : 1);
-
-	if (buf && size)
-		memcpy(buf, data, size);
-	return buf;
-}
+#include "fuzz.h"
 
 TARGET fuzz_mountinfo(const char *buf, size_t len)
 {
@@ -147,16 +133,33 @@ TARGET fuzz_uevent(const char *buf, size_t len)
 		abort();
 }
 
-#define CONCAT_(a, b) a##b
-#define CONCAT(a, b)  CONCAT_(a, b)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void check_span(const char *path, size_t len, const struct identity_span *s)
 {
-	char *buf = exact_copy(data, size);
+	char value[IDENTITY_VALUE_MAX + 1];
 
-	if (!buf)
-		return 0;
-	CONCAT(fuzz_, FUZZ_TARGET)(buf, size);
-	free(buf);
-	return 0;
+	if ((size_t)s->off + s->len > len)
+		abort();
+	identity_value(path, s, value);
+	if (strlen(value) > s->len)
+		abort();
 }
+
+TARGET fuzz_cgroup_identity(const char *buf, size_t len)
+{
+	char *path = fuzz_string(buf, len);
+	struct identity id;
+
+	if (!path)
+		return;
+	len = strlen(path);
+	identity_parse(path, &id);
+	check_span(path, len, &id.unit);
+	check_span(path, len, &id.container_id);
+	check_span(path, len, &id.pod_uid);
+	if ((id.pod_uid.len > 0) != (id.qos_class != NULL) ||
+	    (id.runtime && id.container_id.len == 0))
+		abort();
+	free(path);
+}
+
+FUZZ_MAIN()

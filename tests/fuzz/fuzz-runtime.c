@@ -9,19 +9,13 @@
 #include <string.h>
 
 #include "collector/runtime/dockerapi.h"
+#include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+TARGET fuzz_docker_api(const char *buf, size_t size)
 {
 	struct runtime_container *v;
-	char *buf = malloc(size ? size : 1); /* exactly size: ASan sees any read past it */
 	size_t n;
 
-	if (!buf)
-		return 0;
-	if (size)
-		memcpy(buf, data, size);
 	if (dockerapi_parse_response(buf, size, &v, &n) == 0) {
 		for (size_t i = 0; i < n; i++)
 			if (strlen(v[i].id) != DOCKERAPI_ID_LEN || !v[i].name || !v[i].image ||
@@ -29,6 +23,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 		runtime_containers_free(v, n);
 	}
-	free(buf);
-	return 0;
 }
+
+FUZZ_MAIN()

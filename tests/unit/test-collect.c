@@ -420,10 +420,24 @@ static void test_held_files_reread_and_closed_with_their_cgroup(void)
 	free(root);
 }
 
-/* The binary prints what the library renders (duration aside). */
+/* Sets the value of the exposition's unlabelled sample of name to 0. */
+static void blank_value(char *text, const char *name)
+{
+	char *p = strstr(text, name), *end;
+
+	for (; p && (p == text || p[-1] != '\n' || p[strlen(name)] != ' '); p = strstr(p + 1, name))
+		;
+	ASSERT_TRUE(p != NULL);
+	p += strlen(name) + 1;
+	end = strchr(p, '\n');
+	memmove(p + 1, end, strlen(end) + 1);
+	*p = '0';
+}
+
+/* The binary prints what the library renders (duration and held files aside). */
 static void test_cgacctd_once_prints_the_same_exposition(const char *cgacctd)
 {
-	char *root = fake_hybrid_tree(), *expect = collect_and_render(root, true), *cmd, *p;
+	char *root = fake_hybrid_tree(), *expect = collect_and_render(root, true), *cmd;
 	char got[1 << 16];
 	size_t n;
 	FILE *f;
@@ -436,12 +450,14 @@ static void test_cgacctd_once_prints_the_same_exposition(const char *cgacctd)
 	got[n] = '\0';
 	ASSERT_EQ(pclose(f), 0);
 
-	/* blank out the duration value in the binary's output */
-	p = strstr(got, "\ncgacct_collection_duration_seconds ");
-	ASSERT_TRUE(p != NULL);
-	p += strlen("\ncgacct_collection_duration_seconds ");
-	memmove(p + 1, strchr(p, '\n'), strlen(strchr(p, '\n')) + 1);
-	*p = '0';
+	/*
+	 * The duration varies; the binary holds files as the service does, which
+	 * the library's collection here does not (tests/service/once.sh holds
+	 * --once to a scrape instead).
+	 */
+	blank_value(got, "cgacct_collection_duration_seconds");
+	blank_value(got, "cgacct_held_files");
+	blank_value(got, "cgacct_held_directories");
 	ASSERT_STREQ(got, expect);
 	ASSERT_TRUE(strstr(got, "cgroup_cpu_usage_per_cpu_seconds_total{cgroup=\"/a\",cpu=\"1\"} "
 				"3.171872605\n"));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Container names from a runtime's API (collector/runtime/dockerapi.c,
- * daemon/containers.c), against a Docker API server of the test's own on a
+ * collector/runtime/containers.c), against a Docker API server of the test's own on a
  * unix socket: what a list response yields and what it refuses, the
  * request on the wire, the timeout, and the cache that names a snapshot's
  * containers without ever waiting for the runtime. The real runtime,
@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "daemon/containers.h"
+#include "collector/identity.h"
+#include "collector/runtime/containers.h"
 #include "collector/runtime/dockerapi.h"
 #include "test.h"
 
@@ -234,7 +235,10 @@ static void test_list_over_the_socket_with_a_timeout(void)
 	ASSERT_EQ(dockerapi_list("/proc/self/status", USEC_PER_SEC, &v, &n), -ECONNREFUSED);
 }
 
-/* A snapshot of the root and these cgroups, one sample each. */
+/*
+ * A snapshot of these cgroups, one sample each, as the collector has it
+ * when it asks for names: identities attached, not finalized yet.
+ */
 static void snapshot_of(struct snapshot *s, const char *const *paths, size_t n)
 {
 	struct cgroup_record r = {0};
@@ -245,7 +249,30 @@ static void snapshot_of(struct snapshot *s, const char *const *paths, size_t n)
 		ASSERT_EQ(snapshot_take_record(s, paths[i], &r), 0);
 	}
 	record_done(&r);
+	for (size_t i = 0; i < s->n_records; i++)
+		identity_parse(s->records[i].path, &s->records[i].identity);
+}
+
+/* Names s's containers and freezes it, as a collection does. */
+static void annotate(struct containers *c, struct snapshot *s)
+{
+	ASSERT_EQ(containers_annotate(c, s), 0);
 	ASSERT_EQ(snapshot_finalize(s), 0);
+}
+
+/* What the client reported of the socket's answers, for the program to log. */
+static struct {
+	int error;
+	size_t n, calls;
+} reported;
+
+static void report(void *userdata, const char *socket, int error, size_t n)
+{
+	ASSERT_STREQ(socket, srv.path);
+	ASSERT_TRUE(userdata == &reported);
+	reported.error = error;
+	reported.n = n;
+	reported.calls++;
 }
 
 static const struct container_names *named(const struct snapshot *s, const char *path)
@@ -289,7 +316,7 @@ static struct snapshot annotate_until_named(struct containers *c, const char *pa
 
 	for (int i = 0; i < 400; i++) {
 		snapshot_of(&s, paths, strcmp(path, WEB) == 0 ? 3 : 4);
-		ASSERT_EQ(containers_annotate(c, &s), 0);
+		annotate(c, &s);
 		if (named(&s, path))
 			return s;
 		snapshot_free(&s);
@@ -309,19 +336,19 @@ static void test_cache_names_containers_without_waiting(void)
 {
 	static const char *const paths[] = {"/", WEB};
 	struct containers *c;
-	struct log_target log;
 	struct snapshot s;
 	unsigned before;
 
-	log_init(&log, LOG_WARNING, false);
 	server_start(web_only);
 	server_set(false, NULL); /* the runtime hangs */
-	ASSERT_EQ(containers_new((char *const[]){srv.path, NULL}, 60 * USEC_PER_SEC, &log, &c), 0);
+	ASSERT_EQ(containers_new((char *const[]){srv.path, NULL}, 60 * USEC_PER_SEC, report,
+				 &reported, &c),
+		  0);
 	ASSERT_TRUE(containers_same(c, (char *const[]){srv.path, NULL}, 60 * USEC_PER_SEC));
 	ASSERT_TRUE(!containers_same(c, (char *const[]){srv.path, NULL}, USEC_PER_SEC));
 	ASSERT_TRUE(!containers_same(c, (char *const[]){NULL}, 60 * USEC_PER_SEC));
 	snapshot_of(&s, paths, 2);
-	ASSERT_EQ(containers_annotate(c, &s), 0); /* returns while the runtime still hangs */
+	annotate(c, &s); /* returns while the runtime still hangs */
 	ASSERT_TRUE(named(&s, WEB) == NULL);
 	ASSERT_EQ(s.n_containers, 0);
 	ASSERT_EQ(s.n_runtimes, 1);
@@ -360,7 +387,7 @@ static void test_cache_names_containers_without_waiting(void)
 		before = server_answered();
 		for (int i = 0; i < 400 && server_answered() == before; i++) {
 			snapshot_of(&s, ghost, 2);
-			ASSERT_EQ(containers_annotate(c, &s), 0);
+			annotate(c, &s);
 			snapshot_free(&s);
 			usleep(50000);
 		}
@@ -368,7 +395,7 @@ static void test_cache_names_containers_without_waiting(void)
 		asked = server_answered();
 		for (int i = 0; i < 30; i++) { /* 3 s: three times the least gap between asks */
 			snapshot_of(&s, ghost, 2);
-			ASSERT_EQ(containers_annotate(c, &s), 0);
+			annotate(c, &s);
 			ASSERT_TRUE(named(&s, GHOST) == NULL);
 			snapshot_free(&s);
 			usleep(100000);
@@ -388,14 +415,14 @@ static void test_cache_names_containers_without_waiting(void)
 
 		for (int i = 0; i < 400 && server_answered() == before; i++) {
 			snapshot_of(&s, unknown, 4);
-			ASSERT_EQ(containers_annotate(c, &s), 0);
+			annotate(c, &s);
 			snapshot_free(&s);
 			usleep(50000);
 		}
 		ASSERT_TRUE(server_answered() > before);
 		for (int i = 0; i < 400; i++) { /* until the thread has taken the answer in */
 			snapshot_of(&s, unknown, 4);
-			ASSERT_EQ(containers_annotate(c, &s), 0);
+			annotate(c, &s);
 			if (!s.runtimes[0].up || i == 399)
 				break;
 			snapshot_free(&s);
@@ -406,6 +433,27 @@ static void test_cache_names_containers_without_waiting(void)
 		ASSERT_STREQ(named(&s, WEB)->name, "web");
 		snapshot_free(&s);
 	}
+	/* reported once as it failed, for the program to log; never while it answered */
+	ASSERT_EQ(reported.calls, 1);
+	ASSERT_EQ(reported.error, -EBADMSG);
+
+	/* it answers again: reported once more */
+	server_set(true, web_and_db);
+	for (int i = 0; i < 400 && reported.calls < 2; i++) {
+		snapshot_of(&s,
+			    (const char *const[]){
+				"/",
+				"/system.slice/docker-"
+				"3333333333333333333333333333333333333333333333333333333333333333"
+				".scope"},
+			    2);
+		annotate(c, &s);
+		snapshot_free(&s);
+		usleep(50000);
+	}
+	ASSERT_EQ(reported.calls, 2);
+	ASSERT_EQ(reported.error, 0);
+	ASSERT_EQ(reported.n, 2);
 	containers_free(c);
 	server_stop();
 }

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "model/identity.h"
+#include "collector/identity.h"
 #include "test.h"
 
 #define ID  "3f2a9c0d4b5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The exposition: escaping, exact numbers, headers, families of rows in both namings, steps. */
 #include "base/util.h"
+#include "collector/identity.h"
 #include "exporter/cadvisor.h"
 #include "exporter/native.h"
 #include "exporter/render.h"
@@ -153,6 +154,9 @@ static struct snapshot snapshot_shell(const char *second_path)
 	ASSERT_TRUE(records != NULL);
 	records[0].path = strdup("/");
 	records[1].path = strdup(second_path);
+	/* as the collector attaches them */
+	identity_parse(records[0].path, &records[0].identity);
+	identity_parse(records[1].path, &records[1].identity);
 	return s;
 }
 

@@ -203,14 +203,19 @@ static void test_files_and_per_cpu_come_through(void)
 	config_free(c);
 }
 
-static void test_naming_as_the_renderer_calls_it(void)
+static void test_scrape_settings_come_through(void)
 {
-	struct config *c = load("naming: cadvisor\n");
+	struct config *c =
+	    load("naming: cadvisor\nmin_interval: 2s\nmax_series: 7\ngzip_level: 6\n");
+	struct scrape_settings s = selection_scrape_settings(c);
 
-	ASSERT_EQ(selection_naming(c), RENDER_NAMING_CADVISOR);
+	ASSERT_EQ(s.naming, RENDER_NAMING_CADVISOR);
+	ASSERT_EQ_U64(s.min_interval_usec, 2000000);
+	ASSERT_EQ_U64(s.max_series, 7);
+	ASSERT_EQ(s.gzip_level, 6);
 	config_free(c);
 	c = load("naming: native\n");
-	ASSERT_EQ(selection_naming(c), RENDER_NAMING_NATIVE);
+	ASSERT_EQ(selection_scrape_settings(c).naming, RENDER_NAMING_NATIVE);
 	config_free(c);
 }
 
@@ -225,6 +230,6 @@ int main(void)
 	RUN(test_controllers_are_matched_by_name);
 	RUN(test_io_and_blkio_both_name_the_blkio_reader);
 	RUN(test_files_and_per_cpu_come_through);
-	RUN(test_naming_as_the_renderer_calls_it);
+	RUN(test_scrape_settings_come_through);
 	return 0;
 }

@@ -7,9 +7,10 @@
  * since. An ID is worth that once: one no runtime listed when asked, such
  * as a containerd container on a host whose Docker is asked, waits for
  * the minute, so it does not have the runtimes asked every second. A
- * socket that fails keeps its last list, and its failure is logged when
+ * socket that fails keeps its last list, and its failure is reported when
  * it starts and when it ends, not at every attempt.
  */
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 #include "base/clock.h"
 #include "base/strv.h"
 #include "base/util.h"
-#include "daemon/containers.h"
+#include "collector/runtime/containers.h"
 #include "collector/runtime/dockerapi.h"
 #include "model/identity.h"
 
@@ -40,15 +41,18 @@ struct id_list {
 };
 
 struct containers {
-	struct log_target *log;
+	containers_report_fn report;
+	void *userdata;
 	uint64_t timeout_usec;
 	struct source *sources;
 	size_t n_sources;
 	pthread_mutex_t lock;
-	pthread_cond_t wake; /* on the monotonic clock */
+	pthread_cond_t wake;	 /* on the monotonic clock */
+	pthread_cond_t answered; /* asked_once became true */
 	/* Under lock: unknown IDs met since the last ask, and those asked about (sorted). */
 	struct id_list pending, asked;
-	bool stopping; /* under lock */
+	bool stopping;	 /* under lock */
+	bool asked_once; /* under lock: every socket answered or failed once */
 	pthread_t thread;
 };
 
@@ -100,16 +104,10 @@ static void take_pending(struct containers *c, bool full)
 		qsort(c->asked.v, c->asked.n, sizeof(*c->asked.v), id_cmp);
 }
 
-static void report(struct containers *c, struct source *src, int r, size_t n)
+static void report_change(struct containers *c, struct source *src, int r, size_t n)
 {
-	if (r < 0 && r != src->error)
-		log_warning(c->log,
-			    "container runtime at %s: %s; its containers keep the names "
-			    "it gave last",
-			    src->socket, strerror(-r));
-	else if (r >= 0 && src->error)
-		log_notice(c->log, "container runtime at %s answers again: %zu containers",
-			   src->socket, n);
+	if ((r < 0 && r != src->error) || (r >= 0 && src->error))
+		c->report(c->userdata, src->socket, r < 0 ? r : 0, n);
 	src->error = r < 0 ? r : 0;
 }
 
@@ -122,7 +120,7 @@ static void refresh(struct containers *c)
 		int r;
 
 		r = dockerapi_list(src->socket, c->timeout_usec, &list, &n);
-		report(c, src, r, n);
+		report_change(c, src, r, n);
 		if (r >= 0)
 			qsort(list, n, sizeof(*list), by_id);
 		pthread_mutex_lock(&c->lock);
@@ -166,6 +164,8 @@ static void *run(void *userdata)
 		refresh(c);
 		last = now_usec();
 		pthread_mutex_lock(&c->lock);
+		c->asked_once = true;
+		pthread_cond_broadcast(&c->answered);
 	}
 	pthread_mutex_unlock(&c->lock);
 	return NULL;
@@ -182,8 +182,8 @@ static void sources_free(struct containers *c)
 	free(c->asked.v);
 }
 
-int containers_new(char *const *sockets, uint64_t timeout_usec, struct log_target *log,
-		   struct containers **ret)
+int containers_new(char *const *sockets, uint64_t timeout_usec, containers_report_fn report,
+		   void *userdata, struct containers **ret)
 {
 	struct containers *c = calloc(1, sizeof(*c));
 	pthread_condattr_t attr;
@@ -192,7 +192,8 @@ int containers_new(char *const *sockets, uint64_t timeout_usec, struct log_targe
 
 	if (!c)
 		return -ENOMEM;
-	c->log = log;
+	c->report = report;
+	c->userdata = userdata;
 	c->timeout_usec = timeout_usec;
 	c->sources = calloc(n, sizeof(*c->sources));
 	for (size_t i = 0; c->sources && i < n; i++, c->n_sources++)
@@ -207,8 +208,10 @@ int containers_new(char *const *sockets, uint64_t timeout_usec, struct log_targe
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&c->wake, &attr);
 	pthread_condattr_destroy(&attr);
+	pthread_cond_init(&c->answered, NULL);
 	r = -pthread_create(&c->thread, NULL, run, c);
 	if (r < 0) {
+		pthread_cond_destroy(&c->answered);
 		pthread_cond_destroy(&c->wake);
 		pthread_mutex_destroy(&c->lock);
 		goto fail;
@@ -230,10 +233,19 @@ void containers_free(struct containers *c)
 	pthread_cond_signal(&c->wake);
 	pthread_mutex_unlock(&c->lock);
 	pthread_join(c->thread, NULL);
+	pthread_cond_destroy(&c->answered);
 	pthread_cond_destroy(&c->wake);
 	pthread_mutex_destroy(&c->lock);
 	sources_free(c);
 	free(c);
+}
+
+void containers_wait_first(struct containers *c)
+{
+	pthread_mutex_lock(&c->lock);
+	while (!c->asked_once)
+		pthread_cond_wait(&c->answered, &c->lock);
+	pthread_mutex_unlock(&c->lock);
 }
 
 bool containers_same(const struct containers *c, char *const *sockets, uint64_t timeout_usec)
@@ -273,12 +285,10 @@ record_container(struct containers *c, const struct cgroup_record *r, bool *ret_
 {
 	char value[IDENTITY_VALUE_MAX + 1];
 	const struct runtime_container *hit;
-	struct identity id;
 
-	identity_parse(r->path, &id);
-	if (id.container_id.len != DOCKERAPI_ID_LEN)
+	if (r->identity.container_id.len != DOCKERAPI_ID_LEN)
 		return NULL;
-	identity_value(r->path, &id.container_id, value);
+	identity_value(r->path, &r->identity.container_id, value);
 	hit = lookup(c, value);
 	if (!hit && !id_in(&c->asked, value, true) && !id_in(&c->pending, value, false) &&
 	    id_add(&c->pending, value) >= 0)
@@ -309,6 +319,7 @@ int containers_annotate(struct containers *c, struct snapshot *s)
 	size_t n = 0;
 	int r = 0;
 
+	assert(!s->finalized);
 	hits = calloc(s->n_records ? s->n_records : 1, sizeof(*hits));
 	if (!hits)
 		return -ENOMEM;
@@ -331,7 +342,6 @@ int containers_annotate(struct containers *c, struct snapshot *s)
 			break;
 		}
 		s->records[i].container = names;
-		/* the last metric, so the samples stay sorted */
 		if (hits[i]->created && record_add(&s->records[i], METRIC_CONTAINER_CREATED, NULL,
 						   hits[i]->created) < 0) {
 			r = -ENOMEM;

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What collections keep between them, sized by the configuration: files
+ * and directories held open within the open-file limit, the identities
+ * read, the runtimes' names. A reload that changes keep_open_files starts
+ * the held files over; one that changes the runtime sockets swaps the
+ * client (service.c).
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "daemon/collection.h"
+#include "daemon/selection.h"
+#include "exporter/http.h"
+
+/* Descriptors kept free of held files: HTTP connections, the walk, sysfs. */
+#define FD_RESERVE (HTTP_CONNECTION_LIMIT_DEFAULT + 256)
+
+void collection_init(struct collection *c, const struct cli *cli, struct log_target *log)
+{
+	*c = (struct collection){.cli = cli, .log = log};
+	/* without it every collection reads every identity: slower, not wrong */
+	if (id_cache_new(&c->ids) < 0)
+		log_warning(log, "cannot remember identities: %s", strerror(ENOMEM));
+}
+
+void collection_done(struct collection *c)
+{
+	containers_free(c->containers);
+	/* the files its collections kept open */
+	held_files_free(c->held);
+	id_cache_free(c->ids);
+	*c = (struct collection){0};
+}
+
+/*
+ * How many files and directories to hold for keep_open_files: files up to
+ * keep_open_files and directories with the rest of what the open-file limit
+ * leaves after the reserve, the soft limit raised to the hard one first
+ * (the unit's LimitNOFILE= sets both; its seccomp filter forbids raising).
+ */
+static void held_budget(struct collection *c, uint64_t wanted, size_t *ret_files, size_t *ret_dirs)
+{
+	struct rlimit rl;
+	rlim_t room;
+
+	*ret_files = *ret_dirs = 0;
+	if (wanted == 0 || getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return;
+	if (rl.rlim_cur < rl.rlim_max) {
+		struct rlimit raised = {.rlim_cur = rl.rlim_max, .rlim_max = rl.rlim_max};
+
+		if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+			rl = raised;
+	}
+	room = rl.rlim_cur > FD_RESERVE ? rl.rlim_cur - FD_RESERVE : 0;
+	if (room < wanted)
+		log_notice(c->log,
+			   "keep_open_files: holding %llu files, not %llu: the open-file limit is "
+			   "%llu (raise LimitNOFILE=)",
+			   (unsigned long long)room, (unsigned long long)wanted,
+			   (unsigned long long)rl.rlim_cur);
+	*ret_files = (size_t)(room < wanted ? room : wanted);
+	*ret_dirs = (size_t)(room - *ret_files);
+}
+
+/* Follows keep_open_files; a change starts over, closing all. */
+static void held_configure(struct collection *c, uint64_t wanted)
+{
+	size_t files, dirs;
+
+	if (c->held_wanted == wanted)
+		return;
+	held_files_free(c->held);
+	c->held = NULL;
+	c->held_wanted = wanted;
+	held_budget(c, wanted, &files, &dirs);
+	if (files > 0 && held_files_new(files, dirs, &c->held) < 0)
+		log_warning(c->log, "cannot keep files open: %s", strerror(ENOMEM));
+}
+
+static void report_runtime(void *userdata, const char *socket, int error, size_t n)
+{
+	struct log_target *log = userdata;
+
+	if (error < 0)
+		log_warning(log,
+			    "container runtime at %s: %s; its containers keep the names it gave "
+			    "last",
+			    socket, strerror(-error));
+	else
+		log_notice(log, "container runtime at %s answers again: %zu containers", socket, n);
+}
+
+void collection_containers_new(const struct collection *c, const struct config *cfg,
+			       struct containers **ret)
+{
+	int r;
+
+	*ret = NULL;
+	if (!cfg->container_runtime_sockets[0])
+		return;
+	r = containers_new(cfg->container_runtime_sockets, cfg->container_runtime_timeout_usec,
+			   report_runtime, c->log, ret);
+	if (r < 0)
+		log_warning(c->log, "cannot ask container runtimes: %s", strerror(-r));
+}
+
+int collection_run(struct collection *c, const struct config *cfg, collect_visit_fn on_visit,
+		   void *userdata, struct snapshot *ret)
+{
+	struct collect_options o;
+	int r;
+
+	selection_collect_options(cfg, c->cli, &o);
+	o.on_visit = on_visit;
+	o.userdata = userdata;
+	o.mounted_controllers = &c->mounted_controllers;
+	held_configure(c, cfg->keep_open_files);
+	o.held = c->held;
+	o.ids = c->ids;
+	o.containers = c->containers;
+	r = collect_snapshot(&o, ret);
+	if (r < 0)
+		log_warning(c->log, "collection failed: %s", strerror(-r));
+	return r;
+}
