@@ -46,11 +46,14 @@ struct collect_run {
 	long clock_ticks;
 };
 
-static bool controller_applies(const struct controller *c, const struct hierarchy *h)
+/* Whether controller i has a reader for h: on v1, where it is bound there. */
+static bool controller_applies(size_t i, const struct hierarchy *h)
 {
+	const struct controller_reader *c = controller_readers[i];
+
 	if (h->unified)
 		return c->read_v2 != NULL;
-	return c->read_v1 && (c->v1_mask & h->controllers);
+	return c->read_v1 && (h->controllers & CONTROLLER_BIT(i));
 }
 
 static bool cgroup_gone(int dirfd)
@@ -91,10 +94,11 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 	if (r < 0)
 		return r;
 
-	for (size_t i = 0; i < n_controllers && !vanished; i++) {
-		const struct controller *c = controllers[i];
+	for (size_t i = 0; i < _CONTROLLER_MAX && !vanished; i++) {
+		const struct controller_reader *c = controller_readers[i];
 
-		if (!controller_applies(c, run->h) || (run->opts->skip_controllers & (1u << i)))
+		if (!controller_applies(i, run->h) ||
+		    (run->opts->skip_controllers & CONTROLLER_BIT(i)))
 			continue;
 		r = run->h->unified ? c->read_v2(&ctx) : c->read_v1(&ctx);
 		if (r == -ENOMEM)
@@ -174,15 +178,15 @@ static int read_layout(const struct collect_options *o, struct layout *ret)
 	return layout_parse_mountinfo(buf, len, o->root, ret);
 }
 
-/* Bit i set: controllers[i] applies to some hierarchy of l. */
+/* Bit i set: controller i applies to some hierarchy of l. */
 static unsigned controllers_mounted(const struct layout *l)
 {
 	unsigned mask = 0;
 
-	for (size_t i = 0; i < n_controllers; i++)
+	for (size_t i = 0; i < _CONTROLLER_MAX; i++)
 		for (size_t h = 0; h < l->n; h++)
-			if (controller_applies(controllers[i], &l->hierarchies[h]))
-				mask |= 1u << i;
+			if (controller_applies(i, &l->hierarchies[h]))
+				mask |= CONTROLLER_BIT(i);
 	return mask;
 }
 
@@ -201,9 +205,8 @@ static void drop_unread_hierarchies(struct layout *l, unsigned skip_controllers)
 		struct hierarchy *hy = &l->hierarchies[h];
 		bool read = hy->unified;
 
-		for (size_t i = 0; i < n_controllers && !read; i++)
-			read = !(skip_controllers & (1u << i)) &&
-			       controller_applies(controllers[i], hy);
+		for (size_t i = 0; i < _CONTROLLER_MAX && !read; i++)
+			read = !(skip_controllers & CONTROLLER_BIT(i)) && controller_applies(i, hy);
 		if (read)
 			l->hierarchies[kept++] = *hy;
 		else
@@ -220,8 +223,8 @@ static void count_unmounted(const struct collect_options *o, unsigned now, struc
 	if (!o->mounted_controllers)
 		return;
 	lost = *o->mounted_controllers & ~now & ~o->skip_controllers;
-	for (size_t i = 0; i < n_controllers; i++)
-		if (lost & (1u << i))
+	for (size_t i = 0; i < _CONTROLLER_MAX; i++)
+		if (lost & CONTROLLER_BIT(i))
 			s->collectors[i].errors++;
 	*o->mounted_controllers |= now;
 }
@@ -230,15 +233,15 @@ static int snapshot_init(struct snapshot *s, const struct layout *l)
 {
 	*s = (struct snapshot){0};
 	/* one status per controller, plus the walk itself last */
-	s->n_collectors = n_controllers + 1;
+	s->n_collectors = _CONTROLLER_MAX + 1;
 	s->collectors = calloc(s->n_collectors, sizeof(*s->collectors));
 	s->n_hierarchies = l->n;
 	s->hierarchies = calloc(l->n ? l->n : 1, sizeof(*s->hierarchies));
 	if (!s->collectors || !s->hierarchies)
 		return -ENOMEM;
-	for (size_t i = 0; i < n_controllers; i++)
-		s->collectors[i].name = controllers[i]->name;
-	s->collectors[n_controllers].name = "walk";
+	for (size_t i = 0; i < _CONTROLLER_MAX; i++)
+		s->collectors[i].name = controller_info[i].name;
+	s->collectors[_CONTROLLER_MAX].name = "walk";
 	for (size_t i = 0; i < l->n; i++)
 		strcpy(s->hierarchies[i].name, l->hierarchies[i].name);
 	return 0;
@@ -294,7 +297,7 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 		r = collect_hierarchy(&run);
 		/* a hierarchy that cannot be walked fails the walk collector, not the scrape */
 		if (r < 0 && r != -ENOMEM) {
-			s.collectors[n_controllers].errors++;
+			s.collectors[_CONTROLLER_MAX].errors++;
 			r = 0;
 		}
 	}

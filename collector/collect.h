@@ -41,9 +41,9 @@ struct collect_options {
 	void *userdata;		   /* for on_visit */
 	collect_select_fn select;  /* NULL: every cgroup */
 	void *select_userdata;
-	unsigned skip_controllers; /* bit i set: controllers[i] is not read */
+	unsigned skip_controllers; /* CONTROLLER_BIT(i) set: controller i is not read */
 	/*
-	 * In and out, may be NULL: bit i is set once controllers[i] was found
+	 * In and out, may be NULL: bit i is set once controller i was found
 	 * mounted. One that was mounted and is not any more fails its collector
 	 * until it is back, so an unmounted hierarchy shows in
 	 * cgacct_collector_success; one never mounted is simply not collected.

@@ -14,14 +14,6 @@
 #include "collector/layout.h"
 #include "collector/parse.h"
 
-static const struct {
-	const char *name;
-	unsigned bit;
-} v1_controllers[] = {
-    {"cpu", CONTROLLER_CPU},	     {"cpuacct", CONTROLLER_CPUACCT}, {"memory", CONTROLLER_MEMORY},
-    {"hugetlb", CONTROLLER_HUGETLB}, {"blkio", CONTROLLER_BLKIO},     {"pids", CONTROLLER_PIDS},
-};
-
 /* Mount points escape blanks, newline and backslash as \ooo octal. */
 static char *unescape_octal(struct span s)
 {
@@ -44,6 +36,25 @@ static char *unescape_octal(struct span s)
 	return out;
 }
 
+/* A hierarchy's name, its controllers' v1 names joined by commas, always fits a label value. */
+#define V1_NAME_SIZE(id, name, alias, v1) +sizeof(v1)
+static_assert(0 CGACCT_CONTROLLERS(V1_NAME_SIZE) <= LABEL_MAX, "v1 hierarchy names fit LABEL_MAX");
+#undef V1_NAME_SIZE
+
+/* The controller whose v1 name opt is, or -1 for none cgacct reads. */
+static int v1_controller(struct span opt)
+{
+	for (size_t i = 0; i < _CONTROLLER_MAX; i++)
+		if (controller_info[i].v1[0] && span_eq(opt, controller_info[i].v1))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The controllers cgacct reads among a v1 hierarchy's mount options, and
+ * its name: theirs joined in the order the kernel lists them, which is the
+ * name /proc/<pid>/cgroup gives the hierarchy ("cpu,cpuacct").
+ */
 static unsigned v1_controller_mask(struct span superopts, char name[LABEL_MAX])
 {
 	struct span opt, rest = superopts;
@@ -51,19 +62,19 @@ static unsigned v1_controller_mask(struct span superopts, char name[LABEL_MAX])
 
 	name[0] = '\0';
 	while (rest.len > 0) {
+		int i;
+
 		if (!span_split(rest, ',', &opt, &rest)) {
 			opt = rest;
 			rest.len = 0;
 		}
-		for (size_t i = 0; i < ELEMENTSOF(v1_controllers); i++) {
-			if (!span_eq(opt, v1_controllers[i].name) || (mask & v1_controllers[i].bit))
-				continue;
-			mask |= v1_controllers[i].bit;
-			/* all six names joined fit in LABEL_MAX */
-			if (name[0])
-				strcat(name, ",");
-			strcat(name, v1_controllers[i].name);
-		}
+		i = v1_controller(opt);
+		if (i < 0 || (mask & CONTROLLER_BIT(i)))
+			continue;
+		mask |= CONTROLLER_BIT(i);
+		if (name[0])
+			strcat(name, ",");
+		strcat(name, controller_info[i].v1);
 	}
 	return mask;
 }

@@ -10,22 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/controllers.h"
 #include "model/metric.h"
-
-/* The v1 controllers cgacct reads; others (cpuset, devices, ...) are ignored. */
-enum {
-	CONTROLLER_CPU = 1u << 0,
-	CONTROLLER_CPUACCT = 1u << 1,
-	CONTROLLER_MEMORY = 1u << 2,
-	CONTROLLER_HUGETLB = 1u << 3,
-	CONTROLLER_BLKIO = 1u << 4,
-	CONTROLLER_PIDS = 1u << 5,
-};
 
 struct hierarchy {
 	char *path;	      /* mount point, with the root prefix applied */
 	char name[LABEL_MAX]; /* "cpu,cpuacct" for v1, "unified" for cgroup2 */
-	unsigned controllers; /* CONTROLLER_* bound here; 0 for cgroup2 */
+	unsigned controllers; /* CONTROLLER_BIT()s of those bound here; 0 for cgroup2 */
 	bool unified;
 	uint32_t dev_major, dev_minor; /* identifies the hierarchy across bind mounts */
 	bool whole;		       /* the mount shows the hierarchy root */

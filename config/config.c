@@ -19,14 +19,6 @@
 #include "config/values.h"
 #include "config/yconf.h"
 
-static const struct yconf_name controller_names[] = {
-    {"cpu", CONFIG_CONTROLLER_CPU},	  {"cpuacct", CONFIG_CONTROLLER_CPUACCT},
-    {"memory", CONFIG_CONTROLLER_MEMORY}, {"hugetlb", CONFIG_CONTROLLER_HUGETLB},
-    {"blkio", CONFIG_CONTROLLER_BLKIO},	  {"io", CONFIG_CONTROLLER_IO},
-    {"pids", CONFIG_CONTROLLER_PIDS},	  {"pressure", CONFIG_CONTROLLER_PRESSURE},
-    {"all", CONFIG_CONTROLLER_ALL},
-};
-
 static const struct yconf_name naming_names[] = {
     {"native", CONFIG_NAMING_NATIVE},
     {"cadvisor", CONFIG_NAMING_CADVISOR},
@@ -36,19 +28,6 @@ static const struct yconf_name log_level_names[] = {
     {"error", LOG_ERR}, {"warning", LOG_WARNING}, {"notice", LOG_NOTICE},
     {"info", LOG_INFO}, {"debug", LOG_DEBUG},
 };
-
-static const char *name_of(const struct yconf_name *names, size_t n, int value)
-{
-	for (size_t i = 0; i < n; i++)
-		if (names[i].value == value)
-			return names[i].name;
-	return NULL;
-}
-
-const char *config_controller_name(enum config_controller c)
-{
-	return name_of(controller_names, ELEMENTSOF(controller_names), (int)c);
-}
 
 static char **strv_new(const char *only)
 {
@@ -75,7 +54,7 @@ struct config *config_default(void)
 		return NULL;
 	c->listen[0] = (struct listen_address){.port = CONFIG_PORT_DEFAULT, .family = AF_UNSPEC};
 	c->n_listen = 1;
-	c->controllers = CONFIG_CONTROLLER_ALL;
+	c->controllers = CONTROLLERS_ALL;
 	c->keep_open_files = CONFIG_KEEP_OPEN_FILES_DEFAULT;
 	c->naming = CONFIG_NAMING_NATIVE;
 	c->gzip_level = CONFIG_GZIP_LEVEL_DEFAULT;
@@ -209,34 +188,69 @@ int config_override_listen(struct config *c, char *const *addresses, struct conf
 	return listen_finish(c, &b, r);
 }
 
+/*
+ * `controllers:` as it is read: the names it accepts, each controller's
+ * name and alias from its row (model/controllers.h) and "all", and those
+ * listed so far. A name stands for its controller, its alias for the same
+ * one (blkio's io, as v2 calls it) and may be listed beside it.
+ */
+#define ALL_CONTROLLERS (2 * _CONTROLLER_MAX)
+static_assert(ALL_CONTROLLERS < 64, "every name has a bit in controller_list.listed");
+
+struct controller_list {
+	struct yconf_name names[2 * _CONTROLLER_MAX + 1]; /* value: index into names[] */
+	size_t n_names;
+	uint64_t listed; /* bit i: names[i] was listed */
+};
+
+static void controller_list_init(struct controller_list *l)
+{
+	*l = (struct controller_list){0};
+	for (int i = 0; i < _CONTROLLER_MAX; i++) {
+		l->names[l->n_names++] = (struct yconf_name){controller_info[i].name, i};
+		if (controller_info[i].alias)
+			l->names[l->n_names++] =
+			    (struct yconf_name){controller_info[i].alias, _CONTROLLER_MAX + i};
+	}
+	l->names[l->n_names++] = (struct yconf_name){"all", ALL_CONTROLLERS};
+}
+
 static int controller_item(struct yconf *y, const char *key, yaml_node_t *node, void *userdata)
 {
-	unsigned *mask = userdata;
-	int bit, r;
+	struct controller_list *l = userdata;
+	uint64_t all = UINT64_C(1) << ALL_CONTROLLERS;
+	int value, r;
 
-	r = yconf_enum(y, key, node, controller_names, ELEMENTSOF(controller_names), &bit);
+	r = yconf_enum(y, key, node, l->names, l->n_names, &value);
 	if (r < 0)
 		return r;
 	/* "all" alone or names alone: [all, cpu] says two different things. */
-	if (*mask & (unsigned)bit || (*mask && bit == CONFIG_CONTROLLER_ALL) ||
-	    *mask == CONFIG_CONTROLLER_ALL)
+	if (l->listed & (UINT64_C(1) << value) || (l->listed && value == ALL_CONTROLLERS) ||
+	    (l->listed & all))
 		return yconf_error(y, node, "%s: \"%s\" repeats or overlaps an earlier entry", key,
 				   (const char *)node->data.scalar.value);
-	*mask |= (unsigned)bit;
+	l->listed |= UINT64_C(1) << value;
 	return 0;
 }
 
 static int parse_controllers(struct yconf *y, const char *key, yaml_node_t *value, void *field)
 {
-	unsigned mask = 0, *controllers = field;
+	struct controller_list l;
+	unsigned *controllers = field;
 	int r;
 
-	r = yconf_sequence(y, key, value, controller_item, &mask);
+	controller_list_init(&l);
+	r = yconf_sequence(y, key, value, controller_item, &l);
 	if (r < 0)
 		return r;
-	if (mask == 0)
+	if (l.listed == 0)
 		return yconf_error(y, value, "%s: needs at least one controller, or [all]", key);
-	*controllers = mask;
+	if (l.listed & UINT64_C(1) << ALL_CONTROLLERS) {
+		*controllers = CONTROLLERS_ALL;
+		return 0;
+	}
+	/* names and aliases to one bit per controller */
+	*controllers = (unsigned)(l.listed | l.listed >> _CONTROLLER_MAX) & CONTROLLERS_ALL;
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "config/address.h"
 #include "config/error.h"
 #include "config/webconfig.h"
+#include "model/controllers.h"
 
 #define CONFIG_FILE_DEFAULT "/etc/cgacct/cgacctd.yml"
 
@@ -41,23 +42,6 @@
  */
 #define CONFIG_RUNTIME_TIMEOUT_USEC_DEFAULT (2 * 1000 * 1000)
 
-/*
- * One bit per controller name accepted in `controllers:`. io and pressure
- * exist only on cgroup2, cpuacct and blkio only on v1; the program layer
- * matches these names to the collector's readers.
- */
-enum config_controller {
-	CONFIG_CONTROLLER_CPU = 1u << 0,
-	CONFIG_CONTROLLER_CPUACCT = 1u << 1,
-	CONFIG_CONTROLLER_MEMORY = 1u << 2,
-	CONFIG_CONTROLLER_HUGETLB = 1u << 3,
-	CONFIG_CONTROLLER_BLKIO = 1u << 4,
-	CONFIG_CONTROLLER_PIDS = 1u << 5,
-	CONFIG_CONTROLLER_IO = 1u << 6,
-	CONFIG_CONTROLLER_PRESSURE = 1u << 7,
-	CONFIG_CONTROLLER_ALL = (1u << 8) - 1,
-};
-
 enum config_naming {
 	CONFIG_NAMING_NATIVE,	/* cgroup_* families, cgroup="/path" */
 	CONFIG_NAMING_CADVISOR, /* cAdvisor's container_* names and labels */
@@ -70,7 +54,7 @@ struct config {
 	char **include;		    /* NULL-terminated path globs (pathglob.h) */
 	char **exclude;		    /* NULL-terminated path globs, win over include */
 	unsigned max_depth;	    /* 0 = unlimited; 1 = the roots only */
-	unsigned controllers;	    /* mask of enum config_controller */
+	unsigned controllers;	    /* CONTROLLER_BIT()s (model/controllers.h) */
 	bool per_cpu;		    /* per-CPU CPU time series */
 	uint64_t min_interval_usec; /* scrapes closer than this get the last snapshot */
 	uint64_t max_series;	    /* 0 = no cap */
@@ -100,9 +84,6 @@ int config_override_listen(struct config *c, char *const *addresses, struct conf
 
 /* Whether a cgroup path ("/" = a hierarchy's root) matches include and no exclude. */
 bool config_cgroup_selected(const struct config *c, const char *path);
-
-/* As `controllers:` spells it, "cpu", "memory", ...: the program matches readers by name. */
-const char *config_controller_name(enum config_controller c);
 
 static inline void config_freep(struct config **c)
 {

@@ -2,12 +2,10 @@
 /*
  * Selection by configuration. A cgroup root in cgroup_roots is a mount
  * point (the whole hierarchy) or a directory below one (a subtree); max_depth
- * counts from the root that selected the cgroup. Controllers are matched by
- * name, "io" being the v2 name of the blkio reader.
+ * counts from the root that selected the cgroup.
  */
 #include <string.h>
 
-#include "collector/controllers/controller.h"
 #include "daemon/selection.h"
 
 static unsigned components(const char *path)
@@ -69,20 +67,6 @@ static bool select_cgroup(void *userdata, const char *mount, const char *path, u
 	return config_cgroup_selected(c, path);
 }
 
-static bool controller_enabled(const struct config *c, const char *name)
-{
-	for (unsigned bit = 1; bit & CONFIG_CONTROLLER_ALL; bit <<= 1) {
-		const char *configured = config_controller_name((enum config_controller)bit);
-
-		if (!(c->controllers & bit) || !configured)
-			continue;
-		if (strcmp(configured, name) == 0 ||
-		    (strcmp(configured, "io") == 0 && strcmp(name, "blkio") == 0))
-			return true;
-	}
-	return false;
-}
-
 void selection_collect_options(const struct config *c, const struct cli *cli,
 			       struct collect_options *o)
 {
@@ -93,9 +77,7 @@ void selection_collect_options(const struct config *c, const struct cli *cli,
 	    .select = select_cgroup,
 	    .select_userdata = (void *)(uintptr_t)c,
 	};
-	for (size_t i = 0; i < n_controllers; i++)
-		if (!controller_enabled(c, controllers[i]->name))
-			o->skip_controllers |= 1u << i;
+	o->skip_controllers = CONTROLLERS_ALL & ~c->controllers;
 }
 
 struct scrape_settings selection_scrape_settings(const struct config *c)

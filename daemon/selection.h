@@ -8,9 +8,9 @@
  */
 #pragma once
 
+#include "collector/collect.h"
 #include "config/config.h"
 #include "daemon/cli.h"
-#include "collector/collect.h"
 #include "exporter/scrape.h"
 
 /* The options of a collection c selects; o stays valid as long as c and cli. */

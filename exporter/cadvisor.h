@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/metric.h"
 #include "exporter/naming.h"
+#include "model/metric.h"
 
 struct label_pair {
 	const char *name;

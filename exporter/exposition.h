@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "model/snapshot.h"
 #include "exporter/render.h"
+#include "model/snapshot.h"
 
 struct exposition;
 

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "base/strbuf.h"
-#include "model/snapshot.h"
 #include "exporter/textformat.h"
+#include "model/snapshot.h"
 
 /* A record's cgroup path as a label value: escaped once per stream, not once per series. */
 struct label_text {

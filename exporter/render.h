@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 #include "base/strbuf.h"
-#include "model/snapshot.h"
 #include "exporter/textformat.h"
+#include "model/snapshot.h"
 
 enum render_naming {
 	RENDER_NAMING_NATIVE,	/* the cgroup_* families of native.c */

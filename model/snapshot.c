@@ -305,8 +305,9 @@ int snapshot_finalize(struct snapshot *s)
 		else if (record_fold(r, &scratch, &scratch_cap) < 0)
 			return -ENOMEM;
 	}
-	/* paths are unique now: any sort gives the one order */
-	qsort(s->records, s->n_records, sizeof(*s->records), record_cmp);
+	/* paths are unique now: any sort gives the one order (no records: no array) */
+	if (s->n_records > 1)
+		qsort(s->records, s->n_records, sizeof(*s->records), record_cmp);
 	s->finalized = true;
 	return 0;
 }

@@ -17,7 +17,6 @@
 #include "collector/controllers/controller.h"
 #include "collector/devname.h"
 #include "collector/devstat.h"
-#include "collector/layout.h"
 #include "collector/parse.h"
 
 static const enum metric field_metric[_DEV_FIELD_MAX] = {
@@ -151,9 +150,7 @@ static int blkio_read_v2(const struct reader_ctx *c)
 	return r;
 }
 
-const struct controller controller_blkio = {
-    .name = "blkio",
-    .v1_mask = CONTROLLER_BLKIO,
+const struct controller_reader reader_blkio = {
     .read_v1 = blkio_read_v1,
     .read_v2 = blkio_read_v2,
 };

@@ -25,7 +25,6 @@
 #include "base/util.h"
 #include "collector/controllers/controller.h"
 #include "collector/controllers/cpu.h"
-#include "collector/layout.h"
 #include "collector/parse.h"
 
 /* v2 cpu.max: "$QUOTA $PERIOD" with QUOTA "max" when unlimited. */
@@ -213,9 +212,7 @@ static int cpu_read_v2(const struct reader_ctx *c)
 	return r;
 }
 
-const struct controller controller_cpu = {
-    .name = "cpu",
-    .v1_mask = CONTROLLER_CPU,
+const struct controller_reader reader_cpu = {
     .read_v1 = cpu_read_v1,
     .read_v2 = cpu_read_v2,
 };

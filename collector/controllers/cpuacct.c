@@ -15,7 +15,6 @@
 #include "base/util.h"
 #include "collector/controllers/controller.h"
 #include "collector/controllers/cpuacct.h"
-#include "collector/layout.h"
 #include "collector/parse.h"
 
 /* "cpu user system\n0 U S\n1 U S\n..." (cpuacct_all_seq_show). */
@@ -136,8 +135,6 @@ static int cpuacct_read_v1(const struct reader_ctx *c)
 	return r;
 }
 
-const struct controller controller_cpuacct = {
-    .name = "cpuacct",
-    .v1_mask = CONTROLLER_CPUACCT,
+const struct controller_reader reader_cpuacct = {
     .read_v1 = cpuacct_read_v1,
 };

@@ -16,7 +16,6 @@
 #include "base/fileio.h"
 #include "base/util.h"
 #include "collector/controllers/controller.h"
-#include "collector/layout.h"
 #include "collector/parse.h"
 
 static const struct file_metric hugetlb_v1_files[] = {
@@ -121,9 +120,7 @@ static int hugetlb_read_v2(const struct reader_ctx *c)
 	return hugetlb_read(c, hugetlb_v2_files, ELEMENTSOF(hugetlb_v2_files), true);
 }
 
-const struct controller controller_hugetlb = {
-    .name = "hugetlb",
-    .v1_mask = CONTROLLER_HUGETLB,
+const struct controller_reader reader_hugetlb = {
     .read_v1 = hugetlb_read_v1,
     .read_v2 = hugetlb_read_v2,
 };

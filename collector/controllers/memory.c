@@ -16,7 +16,6 @@
  */
 #include "base/util.h"
 #include "collector/controllers/controller.h"
-#include "collector/layout.h"
 
 static const struct file_metric memory_v1_files[] = {
     {"memory.usage_in_bytes", METRIC_MEMORY_USAGE, VALUE_COUNT, 0},
@@ -152,9 +151,7 @@ static int memory_read_v2(const struct reader_ctx *c)
 	return r;
 }
 
-const struct controller controller_memory = {
-    .name = "memory",
-    .v1_mask = CONTROLLER_MEMORY,
+const struct controller_reader reader_memory = {
     .read_v1 = memory_read_v1,
     .read_v2 = memory_read_v2,
 };

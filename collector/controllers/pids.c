@@ -6,7 +6,6 @@
  */
 #include "base/util.h"
 #include "collector/controllers/controller.h"
-#include "collector/layout.h"
 
 static const struct file_metric pids_files[] = {
     {"pids.current", METRIC_PIDS_CURRENT, VALUE_COUNT, 0},
@@ -26,9 +25,7 @@ static int pids_read(const struct reader_ctx *c)
 	return read_keyed_file(c, "pids.events", pids_events, ELEMENTSOF(pids_events), NULL, NULL);
 }
 
-const struct controller controller_pids = {
-    .name = "pids",
-    .v1_mask = CONTROLLER_PIDS,
+const struct controller_reader reader_pids = {
     .read_v1 = pids_read,
     .read_v2 = pids_read,
 };

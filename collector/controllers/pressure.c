@@ -96,7 +96,6 @@ static int pressure_read_v2(const struct reader_ctx *c)
 	return 0;
 }
 
-const struct controller controller_pressure = {
-    .name = "pressure",
+const struct controller_reader reader_pressure = {
     .read_v2 = pressure_read_v2,
 };

@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The one table of controllers. Adding a controller is adding a row here. */
-#include "base/util.h"
+/* The readers, by the rows of model/controllers.h: nothing to add here for a new one. */
 #include "collector/controllers/controller.h"
 
-const struct controller *const controllers[] = {
-    &controller_cpuacct, &controller_cpu,  &controller_memory,	 &controller_hugetlb,
-    &controller_blkio,	 &controller_pids, &controller_pressure,
+const struct controller_reader *const controller_readers[_CONTROLLER_MAX] = {
+#define CONTROLLER_READER(id, name, alias, v1) [CONTROLLER_##id] = &reader_##id,
+    CGACCT_CONTROLLERS(CONTROLLER_READER)
+#undef CONTROLLER_READER
 };
-
-const size_t n_controllers = ELEMENTSOF(controllers);

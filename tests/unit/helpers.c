@@ -155,3 +155,40 @@ size_t gunzip_whole(const char *in, size_t len, char *out, size_t cap)
 	inflateEnd(&z);
 	return n;
 }
+
+static struct test_case *cases;
+
+/* Keeps the cases sorted by line, whatever order the constructors run in. */
+void test_register(struct test_case *t)
+{
+	struct test_case **at = &cases;
+
+	while (*at && (*at)->line < t->line)
+		at = &(*at)->next;
+	t->next = *at;
+	*at = t;
+}
+
+int test_argc;
+char **test_argv;
+
+int main(int argc, char **argv)
+{
+	const char *only = getenv("TEST_ONLY");
+	unsigned ran = 0;
+
+	test_argc = argc;
+	test_argv = argv;
+	for (struct test_case *t = cases; t; t = t->next) {
+		if (only && strcmp(only, t->name) != 0)
+			continue;
+		t->run();
+		printf("ok %s\n", t->name);
+		ran++;
+	}
+	if (ran == 0) {
+		fprintf(stderr, "no test case ran%s%s\n", only ? " named " : "", only ? only : "");
+		return 1;
+	}
+	return 0;
+}

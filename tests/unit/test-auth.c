@@ -16,7 +16,7 @@
 
 #define ALICE_PASSWORD "cgacct test password"
 
-static void test_htpasswd_hash_accepts_the_password_only(void)
+TEST(htpasswd_hash_accepts_the_password_only)
 {
 	struct web_config *wc = web_config_fixture("config/web-full.yml");
 
@@ -31,7 +31,7 @@ static void test_htpasswd_hash_accepts_the_password_only(void)
 	web_config_free(wc);
 }
 
-static void test_without_users_nothing_is_required_or_accepted(void)
+TEST(without_users_nothing_is_required_or_accepted)
 {
 	struct web_config *wc = NULL;
 	struct config_error e = {0};
@@ -78,7 +78,7 @@ static const char *hashed_against(const struct web_config *wc, const char *user)
 	return crypt_setting;
 }
 
-static void test_unknown_user_costs_a_bcrypt_of_the_same_cost(void)
+TEST(unknown_user_costs_a_bcrypt_of_the_same_cost)
 {
 	struct web_config *wc = web_config_fixture("config/web-full.yml");
 	unsigned cost = 0;
@@ -97,7 +97,7 @@ static void test_unknown_user_costs_a_bcrypt_of_the_same_cost(void)
 }
 
 /* Should a password ever match the dummy hash, the user it stood in for is still unknown. */
-static void test_unknown_user_is_refused_even_if_the_dummy_matched(void)
+TEST(unknown_user_is_refused_even_if_the_dummy_matched)
 {
 	struct web_config *wc = web_config_fixture("config/web-full.yml");
 
@@ -108,7 +108,7 @@ static void test_unknown_user_is_refused_even_if_the_dummy_matched(void)
 	web_config_free(wc);
 }
 
-static void test_malformed_hashes_never_reach_crypt(void)
+TEST(malformed_hashes_never_reach_crypt)
 {
 	crypt_calls = 0;
 	ASSERT_EQ(auth_verify_bcrypt("$2y$10$short", "x"), -EINVAL);
@@ -128,7 +128,7 @@ static void assert_credentials(const char *header, const char *user, const char 
 	auth_erase_password(p);
 }
 
-static void test_authorization_header_is_decoded(void)
+TEST(authorization_header_is_decoded)
 {
 	assert_credentials("Basic YWxpY2U6Y2dhY2N0IHRlc3QgcGFzc3dvcmQ=", "alice", ALICE_PASSWORD);
 	assert_credentials("basic  YTpiOmM=", "a", "b:c");
@@ -137,7 +137,7 @@ static void test_authorization_header_is_decoded(void)
 	assert_credentials("Basic YWI6Yw==", "ab", "c");
 }
 
-static void test_malformed_authorization_is_refused(void)
+TEST(malformed_authorization_is_refused)
 {
 	static const char *const bad[] = {
 	    "",
@@ -165,16 +165,4 @@ static void test_malformed_authorization_is_refused(void)
 	/* Exactly len bytes are read: the NUL here lies outside the value. */
 	ASSERT_EQ(auth_parse_basic("Basic YWI6Yw==", 13, &u, &p), -EINVAL);
 	ASSERT_TRUE(u == NULL && p == NULL);
-}
-
-int main(void)
-{
-	RUN(test_htpasswd_hash_accepts_the_password_only);
-	RUN(test_without_users_nothing_is_required_or_accepted);
-	RUN(test_unknown_user_costs_a_bcrypt_of_the_same_cost);
-	RUN(test_unknown_user_is_refused_even_if_the_dummy_matched);
-	RUN(test_malformed_hashes_never_reach_crypt);
-	RUN(test_authorization_header_is_decoded);
-	RUN(test_malformed_authorization_is_refused);
-	return 0;
 }

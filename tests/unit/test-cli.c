@@ -65,7 +65,7 @@ static char *parse_stdout(int *ret_r, const char *const *words)
 	return out;
 }
 
-static void test_no_flags_serve_the_real_root_with_the_default_config(void)
+TEST(no_flags_serve_the_real_root_with_the_default_config)
 {
 	struct cli c;
 
@@ -80,7 +80,7 @@ static void test_no_flags_serve_the_real_root_with_the_default_config(void)
 	cli_done(&c);
 }
 
-static void test_every_flag_sets_its_field(void)
+TEST(every_flag_sets_its_field)
 {
 	struct cli c;
 
@@ -98,7 +98,7 @@ static void test_every_flag_sets_its_field(void)
 	cli_done(&c);
 }
 
-static void test_short_flags_are_the_long_ones(void)
+TEST(short_flags_are_the_long_ones)
 {
 	struct cli c;
 
@@ -116,7 +116,7 @@ static void test_short_flags_are_the_long_ones(void)
 	cli_done(&c);
 }
 
-static void test_listen_repeats_in_order(void)
+TEST(listen_repeats_in_order)
 {
 	struct cli c;
 
@@ -130,7 +130,7 @@ static void test_listen_repeats_in_order(void)
 	ASSERT_TRUE(c.listen == NULL && c.n_listen == 0);
 }
 
-static void test_help_and_version_end_the_run(void)
+TEST(help_and_version_end_the_run)
 {
 	const char *const help[] = {"--help", NULL}, *const h[] = {"-h", NULL};
 	const char *const version[] = {"--version", NULL};
@@ -157,7 +157,7 @@ static void test_help_and_version_end_the_run(void)
 	free(out);
 }
 
-static void test_usage_errors_are_einval_and_leave_ret_alone(void)
+TEST(usage_errors_are_einval_and_leave_ret_alone)
 {
 	struct cli c;
 
@@ -190,7 +190,7 @@ static struct config *load(const struct cli *cli)
 	return c;
 }
 
-static void test_load_without_file_is_the_embedded_default(void)
+TEST(load_without_file_is_the_embedded_default)
 {
 	struct config *d = config_default(), *c = load(&(struct cli){0});
 
@@ -199,7 +199,7 @@ static void test_load_without_file_is_the_embedded_default(void)
 	config_free(d);
 }
 
-static void test_load_applies_listen_and_per_cpu_over_the_file(void)
+TEST(load_applies_listen_and_per_cpu_over_the_file)
 {
 	char *dir = tmpdir_make(), *path, *listen[] = {"127.0.0.1:3", "[::1]:4", NULL};
 	struct cli cli = {0};
@@ -258,7 +258,7 @@ static void assert_load_error(const struct cli *cli, int r, const char *message)
 	ASSERT_STREQ(e.message, message);
 }
 
-static void test_load_errors_say_where(void)
+TEST(load_errors_say_where)
 {
 	char *dir = tmpdir_make(), *path, *message, *bad[] = {":1", "[::1]", NULL};
 	struct config *c = no_config;
@@ -293,18 +293,4 @@ static void test_load_errors_say_where(void)
 
 	tmpdir_remove(dir);
 	free(dir);
-}
-
-int main(void)
-{
-	RUN(test_no_flags_serve_the_real_root_with_the_default_config);
-	RUN(test_every_flag_sets_its_field);
-	RUN(test_short_flags_are_the_long_ones);
-	RUN(test_listen_repeats_in_order);
-	RUN(test_help_and_version_end_the_run);
-	RUN(test_usage_errors_are_einval_and_leave_ret_alone);
-	RUN(test_load_without_file_is_the_embedded_default);
-	RUN(test_load_applies_listen_and_per_cpu_over_the_file);
-	RUN(test_load_errors_say_where);
-	return 0;
 }

@@ -19,7 +19,7 @@ static uint64_t duration(const char *s)
 	return v;
 }
 
-static void test_durations_follow_prometheus_syntax(void)
+TEST(durations_follow_prometheus_syntax)
 {
 	ASSERT_EQ_U64(duration("0"), 0);
 	ASSERT_EQ_U64(duration("500ms"), 500000);
@@ -34,7 +34,7 @@ static void test_durations_follow_prometheus_syntax(void)
 	ASSERT_EQ_U64(duration("12345678901s2ms"), UINT64_C(12345678901002000));
 }
 
-static void test_durations_reject_other_spellings(void)
+TEST(durations_reject_other_spellings)
 {
 	static const char *const bad[] = {"",	 "5",  "s",   "1.5s", "-1s", "1s1m", "1m1m", "1ss",
 					  "1 s", "1S", "1us", "1ns",  "+1s", "1s ",  "0x10s"};
@@ -49,7 +49,7 @@ static void test_durations_reject_other_spellings(void)
 	ASSERT_EQ(value_parse_duration("99999999999999999999s", &v), -ERANGE);
 }
 
-static void test_durations_format_back_to_the_same_value(void)
+TEST(durations_format_back_to_the_same_value)
 {
 	static const char *const spellings[] = {"0", "500ms", "1m30s", "1y2w3d4h5m6s7ms"};
 
@@ -62,7 +62,7 @@ static void test_durations_format_back_to_the_same_value(void)
 	}
 }
 
-static void test_integers_are_plain_decimal(void)
+TEST(integers_are_plain_decimal)
 {
 	uint64_t v;
 
@@ -85,7 +85,7 @@ static void test_integers_are_plain_decimal(void)
 	ASSERT_EQ_U64(v, UINT64_C(1234567890123456789));
 }
 
-static void test_booleans_are_yaml_1_2_core(void)
+TEST(booleans_are_yaml_1_2_core)
 {
 	bool b = false;
 
@@ -99,7 +99,7 @@ static void test_booleans_are_yaml_1_2_core(void)
 	ASSERT_TRUE(!value_is_null("none"));
 }
 
-static void test_paths_must_be_absolute_and_normal(void)
+TEST(paths_must_be_absolute_and_normal)
 {
 	ASSERT_TRUE(value_check_path("/") == NULL);
 	ASSERT_TRUE(value_check_path("/sys/fs/cgroup/") == NULL);
@@ -124,7 +124,7 @@ static void assert_address(const char *s, const char *host, unsigned port, int f
 	listen_address_done(&a);
 }
 
-static void test_listen_addresses_parse_in_every_form(void)
+TEST(listen_addresses_parse_in_every_form)
 {
 	assert_address(":19753", NULL, 19753, AF_UNSPEC);
 	assert_address("127.0.0.1:9100", "127.0.0.1", 9100, AF_INET);
@@ -143,7 +143,7 @@ static void assert_bad_address(const char *s, const char *why)
 	ASSERT_STREQ(got, why);
 }
 
-static void test_listen_addresses_are_strict(void)
+TEST(listen_addresses_are_strict)
 {
 	const char *port = "port must be a number from 1 to 65535";
 
@@ -167,7 +167,7 @@ static void test_listen_addresses_are_strict(void)
 	assert_bad_address(" :80", "invalid host name");
 }
 
-static void test_globs_match_within_one_component(void)
+TEST(globs_match_within_one_component)
 {
 	ASSERT_TRUE(pathglob_match("/system.slice/*.service", "/system.slice/ssh.service"));
 	ASSERT_TRUE(!pathglob_match("/system.slice/*.service", "/system.slice/a/b.service"));
@@ -182,7 +182,7 @@ static void test_globs_match_within_one_component(void)
 	ASSERT_TRUE(!pathglob_match("/a*b*c", "/abxbcd"));
 }
 
-static void test_globs_double_star_spans_components(void)
+TEST(globs_double_star_spans_components)
 {
 	ASSERT_TRUE(pathglob_match("/**", "/"));
 	ASSERT_TRUE(pathglob_match("/**", "/a/b/c"));
@@ -197,7 +197,7 @@ static void test_globs_double_star_spans_components(void)
 	ASSERT_TRUE(!pathglob_match("/a/**/b/**/c", "/a/x/c/b"));
 }
 
-static void test_globs_classes_and_escapes(void)
+TEST(globs_classes_and_escapes)
 {
 	ASSERT_TRUE(pathglob_match("/cpu[0-9]", "/cpu7"));
 	ASSERT_TRUE(!pathglob_match("/cpu[0-9]", "/cpux"));
@@ -214,7 +214,7 @@ static void test_globs_classes_and_escapes(void)
 	ASSERT_TRUE(pathglob_match("/\\[x", "/[x"));
 }
 
-static void test_globs_refuse_malformed_patterns(void)
+TEST(globs_refuse_malformed_patterns)
 {
 	ASSERT_TRUE(pathglob_check("/**") == NULL);
 	ASSERT_TRUE(pathglob_check("/") == NULL);
@@ -229,7 +229,7 @@ static void test_globs_refuse_malformed_patterns(void)
 	ASSERT_STREQ(pathglob_check("system.slice/*"), "not an absolute path");
 }
 
-static void test_globs_stay_fast_on_hostile_paths(void)
+TEST(globs_stay_fast_on_hostile_paths)
 {
 	char path[4096], pattern[256];
 	size_t n = 0;
@@ -244,30 +244,11 @@ static void test_globs_stay_fast_on_hostile_paths(void)
 	ASSERT_TRUE(!pathglob_match(pattern, path));
 }
 
-static void test_globs_match_any_of_a_list(void)
+TEST(globs_match_any_of_a_list)
 {
 	char *list[] = {"/a", "/b/**", NULL};
 
 	ASSERT_TRUE(pathglob_match_any(list, "/b/c"));
 	ASSERT_TRUE(!pathglob_match_any(list, "/c"));
 	ASSERT_TRUE(!pathglob_match_any(NULL, "/a"));
-}
-
-int main(void)
-{
-	RUN(test_durations_follow_prometheus_syntax);
-	RUN(test_durations_reject_other_spellings);
-	RUN(test_durations_format_back_to_the_same_value);
-	RUN(test_integers_are_plain_decimal);
-	RUN(test_booleans_are_yaml_1_2_core);
-	RUN(test_paths_must_be_absolute_and_normal);
-	RUN(test_listen_addresses_parse_in_every_form);
-	RUN(test_listen_addresses_are_strict);
-	RUN(test_globs_match_within_one_component);
-	RUN(test_globs_double_star_spans_components);
-	RUN(test_globs_classes_and_escapes);
-	RUN(test_globs_refuse_malformed_patterns);
-	RUN(test_globs_stay_fast_on_hostile_paths);
-	RUN(test_globs_match_any_of_a_list);
-	return 0;
 }

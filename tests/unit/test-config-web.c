@@ -43,7 +43,7 @@ static void assert_error(const char *yaml, const char *message)
 	free(name);
 }
 
-static void test_tls_and_users_with_toolkit_defaults(void)
+TEST(tls_and_users_with_toolkit_defaults)
 {
 	struct web_config *wc = web_config_fixture("config/web.yml");
 
@@ -66,7 +66,7 @@ static void test_tls_and_users_with_toolkit_defaults(void)
 	web_config_free(wc);
 }
 
-static void test_every_toolkit_key_is_read(void)
+TEST(every_toolkit_key_is_read)
 {
 	struct web_config *wc = web_config_fixture("config/web-full.yml");
 
@@ -90,7 +90,7 @@ static void test_every_toolkit_key_is_read(void)
 	web_config_free(wc);
 }
 
-static void test_gnutls_priorities_mirror_the_config(void)
+TEST(gnutls_priorities_mirror_the_config)
 {
 	struct web_config *wc = web_config_fixture("config/web.yml");
 	char *p;
@@ -109,7 +109,7 @@ static void test_gnutls_priorities_mirror_the_config(void)
 	web_config_free(wc);
 }
 
-static void test_unknown_and_newer_keys_are_errors(void)
+TEST(unknown_and_newer_keys_are_errors)
 {
 	assert_error("tls_server_config:\n  cert_fil: server.pem\n",
 		     "@F:2:3: unknown key \"tls_server_config.cert_fil\"");
@@ -141,7 +141,7 @@ static void assert_long_path_is_named_whole(void)
 	assert_error(yaml, message);
 }
 
-static void test_unreadable_tls_file_is_an_error(void)
+TEST(unreadable_tls_file_is_an_error)
 {
 	assert_error("tls_server_config:\n  cert_file: missing.pem\n  key_file: server.key\n",
 		     "@F:2:14: tls_server_config.cert_file: cannot read \"@D/missing.pem\": No "
@@ -157,7 +157,7 @@ static void test_unreadable_tls_file_is_an_error(void)
 	assert_long_path_is_named_whole();
 }
 
-static void test_incomplete_tls_is_an_error(void)
+TEST(incomplete_tls_is_an_error)
 {
 	assert_error("tls_server_config:\n  key_file: server.key\n",
 		     "@F:2:3: tls_server_config: missing cert_file");
@@ -176,7 +176,7 @@ static void test_incomplete_tls_is_an_error(void)
 		     "@F:2:3: tls_server_config: min_version is above max_version");
 }
 
-static void test_tls_names_are_checked(void)
+TEST(tls_names_are_checked)
 {
 	assert_error("tls_server_config:\n  min_version: TLS14\n",
 		     "@F:2:16: tls_server_config.min_version: expected one of TLS10, TLS11, "
@@ -195,7 +195,7 @@ static void test_tls_names_are_checked(void)
 	    "curve (CurveP256, CurveP384, CurveP521 or X25519)");
 }
 
-static void test_headers_are_the_toolkits_few(void)
+TEST(headers_are_the_toolkits_few)
 {
 	assert_error("http_server_config:\n  headers:\n    Server: cgacct\n",
 		     "@F:3:5: http_server_config.headers: \"Server\": header cannot be configured "
@@ -208,7 +208,7 @@ static void test_headers_are_the_toolkits_few(void)
 		     "@F:2:10: http_server_config.http2: expected true or false, got \"1\"");
 }
 
-static void test_users_need_bcrypt_hashes(void)
+TEST(users_need_bcrypt_hashes)
 {
 	assert_error("basic_auth_users:\n  alice: secret\n",
 		     "@F:2:10: basic_auth_users: password of \"alice\" is not a bcrypt hash (as "
@@ -231,7 +231,7 @@ static void test_users_need_bcrypt_hashes(void)
 }
 
 /* A hash for unknown users, of the users' highest cost, is made only when there are users. */
-static void test_dummy_hash_has_the_users_highest_cost(void)
+TEST(dummy_hash_has_the_users_highest_cost)
 {
 	static const char bob_only[] =
 	    "basic_auth_users:\n  bob: "
@@ -256,19 +256,4 @@ static void test_dummy_hash_has_the_users_highest_cost(void)
 	    0);
 	ASSERT_STREQ(wc->dummy_hash, "");
 	web_config_free(wc);
-}
-
-int main(void)
-{
-	RUN(test_tls_and_users_with_toolkit_defaults);
-	RUN(test_every_toolkit_key_is_read);
-	RUN(test_gnutls_priorities_mirror_the_config);
-	RUN(test_unknown_and_newer_keys_are_errors);
-	RUN(test_unreadable_tls_file_is_an_error);
-	RUN(test_incomplete_tls_is_an_error);
-	RUN(test_tls_names_are_checked);
-	RUN(test_headers_are_the_toolkits_few);
-	RUN(test_users_need_bcrypt_hashes);
-	RUN(test_dummy_hash_has_the_users_highest_cost);
-	return 0;
 }

@@ -43,7 +43,7 @@ static void assert_error(const char *yaml, const char *message)
 	assert_error_len(yaml, strlen(yaml), message);
 }
 
-static void test_default_file_equals_embedded_default(void)
+TEST(default_file_equals_embedded_default)
 {
 	struct config *d = config_default(), *f = NULL;
 	struct config_error e = {0};
@@ -56,7 +56,7 @@ static void test_default_file_equals_embedded_default(void)
 	ASSERT_EQ(d->listen[0].family, AF_UNSPEC);
 	ASSERT_STREQ(d->include[0], "/**");
 	ASSERT_TRUE(d->include[1] == NULL && d->exclude[0] == NULL && d->cgroup_roots[0] == NULL);
-	ASSERT_EQ(d->controllers, CONFIG_CONTROLLER_ALL);
+	ASSERT_EQ(d->controllers, CONTROLLERS_ALL);
 	ASSERT_TRUE(!d->per_cpu && d->max_depth == 0 && d->max_series == 0);
 	ASSERT_EQ_U64(d->keep_open_files, CONFIG_KEEP_OPEN_FILES_DEFAULT);
 	ASSERT_EQ_U64(d->min_interval_usec, 0);
@@ -70,7 +70,7 @@ static void test_default_file_equals_embedded_default(void)
 	config_free(f);
 }
 
-static void test_equal_tells_configs_apart(void)
+TEST(equal_tells_configs_apart)
 {
 	struct config *d = config_default(), *c = load("max_series: 1\n");
 
@@ -94,7 +94,7 @@ static void test_equal_tells_configs_apart(void)
 	config_free(d);
 }
 
-static void test_full_file_sets_every_key(void)
+TEST(full_file_sets_every_key)
 {
 	char *path = fixture_path("config/full.yml"), *web = fixture_path("config/web.yml");
 	struct config *c = NULL;
@@ -116,8 +116,9 @@ static void test_full_file_sets_every_key(void)
 	ASSERT_STREQ(c->include[1], "/user.slice/user-*.slice");
 	ASSERT_STREQ(c->exclude[0], "/**/*.mount");
 	ASSERT_EQ(c->max_depth, 4);
-	ASSERT_EQ(c->controllers, CONFIG_CONTROLLER_CPU | CONFIG_CONTROLLER_MEMORY |
-				      CONFIG_CONTROLLER_IO | CONFIG_CONTROLLER_PRESSURE);
+	ASSERT_EQ(c->controllers,
+		  CONTROLLER_BIT(CONTROLLER_cpu) | CONTROLLER_BIT(CONTROLLER_memory) |
+		      CONTROLLER_BIT(CONTROLLER_blkio) | CONTROLLER_BIT(CONTROLLER_pressure));
 	ASSERT_TRUE(c->per_cpu);
 	ASSERT_EQ_U64(c->min_interval_usec, 90000000);
 	ASSERT_EQ_U64(c->max_series, 100000);
@@ -138,7 +139,7 @@ static void test_full_file_sets_every_key(void)
 	free(web);
 }
 
-static void test_command_line_listen_replaces_the_files(void)
+TEST(command_line_listen_replaces_the_files)
 {
 	struct config *c = load("listen: [\":1\", \":2\"]\n");
 	char *good[] = {"127.0.0.1:3", "[::1]:4", NULL}, *bad[] = {":5", "[::1]", NULL};
@@ -158,14 +159,7 @@ static void test_command_line_listen_replaces_the_files(void)
 	config_free(c);
 }
 
-static void test_names_of_values(void)
-{
-	ASSERT_STREQ(config_controller_name(CONFIG_CONTROLLER_PRESSURE), "pressure");
-	ASSERT_STREQ(config_controller_name(CONFIG_CONTROLLER_IO), "io");
-	ASSERT_TRUE(config_controller_name(CONFIG_CONTROLLER_ALL | 1u << 8) == NULL);
-}
-
-static void test_empty_values_mean_empty_lists_and_no_file(void)
+TEST(empty_values_mean_empty_lists_and_no_file)
 {
 	struct config *c = load("exclude:\ncgroup_roots: ~\nweb_config_file:\ninclude: []\n");
 
@@ -178,7 +172,7 @@ static void test_empty_values_mean_empty_lists_and_no_file(void)
 	config_free(c);
 }
 
-static void test_selection_is_include_minus_exclude(void)
+TEST(selection_is_include_minus_exclude)
 {
 	struct config *c = load("include: [/system.slice/**, /user.slice]\n"
 				"exclude: [/**/*.mount]\n");
@@ -192,14 +186,14 @@ static void test_selection_is_include_minus_exclude(void)
 	config_free(c);
 }
 
-static void test_unknown_key_is_an_error(void)
+TEST(unknown_key_is_an_error)
 {
 	assert_error("listen: [\":1\"]\n\nlisen: [x]\n", NAME ":3:1: unknown key \"lisen\"");
 	assert_error("  per_cpu: true\n  perCpu: true\n", NAME ":2:3: unknown key \"perCpu\"");
 	assert_error("\"na\\x01me\": x\n", NAME ":1:1: unknown key \"na\\x01me\"");
 }
 
-static void test_wrong_type_is_an_error(void)
+TEST(wrong_type_is_an_error)
 {
 	assert_error("include:\n  a: b\n", NAME ":2:3: include: expected a list, got a mapping");
 	assert_error("max_depth: deep\n",
@@ -239,14 +233,14 @@ static void test_wrong_type_is_an_error(void)
 	assert_error("? [a]\n: b\n", NAME ":1:3: top level: keys must be strings, got a list");
 }
 
-static void test_bad_values_name_the_key_and_why(void)
+TEST(bad_values_name_the_key_and_why)
 {
 	assert_error("naming: prometheus\n", NAME ":1:9: naming: expected one of native, "
 						  "cadvisor; got \"prometheus\"");
 	assert_error("log_level: verbose\n", NAME ":1:12: log_level: expected one of error, "
 						  "warning, notice, info, debug; got \"verbose\"");
 	assert_error("controllers: [cpu, gpu]\n",
-		     NAME ":1:20: controllers: expected one of cpu, cpuacct, memory, hugetlb, "
+		     NAME ":1:20: controllers: expected one of cpuacct, cpu, memory, hugetlb, "
 			  "blkio, io, pids, pressure, all; got \"gpu\"");
 	assert_error("controllers: [all, cpu]\n",
 		     NAME ":1:20: controllers: \"cpu\" repeats or overlaps an earlier entry");
@@ -260,7 +254,7 @@ static void test_bad_values_name_the_key_and_why(void)
 	assert_error("per_cpu: true\nper_cpu: false\n", NAME ":2:1: duplicate key \"per_cpu\"");
 }
 
-static void test_bad_glob_is_an_error(void)
+TEST(bad_glob_is_an_error)
 {
 	assert_error("include:\n  - /a\n  - /b/[c\n",
 		     NAME ":3:5: include: invalid glob \"/b/[c\": unbalanced '['");
@@ -271,7 +265,7 @@ static void test_bad_glob_is_an_error(void)
 		     NAME ":1:11: exclude: invalid glob \"system.slice\": not an absolute path");
 }
 
-static void test_bad_address_is_an_error(void)
+TEST(bad_address_is_an_error)
 {
 	assert_error("listen: [\":19753\", \"1.2.3:80\"]\n",
 		     NAME ":1:20: listen: invalid address \"1.2.3:80\": invalid IPv4 address");
@@ -282,7 +276,7 @@ static void test_bad_address_is_an_error(void)
 	assert_error("listen: \":19753\"\n", NAME ":1:9: listen: expected a list, got \":19753\"");
 }
 
-static void test_empty_file_is_an_error(void)
+TEST(empty_file_is_an_error)
 {
 	assert_error("", NAME ":1:1: empty configuration");
 	assert_error("# only a comment\n\n", NAME ":1:1: empty configuration");
@@ -290,7 +284,7 @@ static void test_empty_file_is_an_error(void)
 	assert_error("~\n", NAME ":1:1: empty configuration");
 }
 
-static void test_non_yaml_is_an_error_at_the_problem(void)
+TEST(non_yaml_is_an_error_at_the_problem)
 {
 	assert_error("listen: [\":1\"\nper_cpu: true\n",
 		     NAME ":2:1: did not find expected ',' or ']' (while parsing a flow sequence "
@@ -308,7 +302,7 @@ static void test_non_yaml_is_an_error_at_the_problem(void)
 	assert_error_len("per_cpu: true\0\n", 15, NAME ":1:14: control characters are not allowed");
 }
 
-static void test_aliases_cannot_loop(void)
+TEST(aliases_cannot_loop)
 {
 	assert_error("include: &a [*a]\n", NAME ":1:10: include: expected a string, got a list");
 	struct config *c = load("include: &g [/a/**]\nexclude: *g\n");
@@ -317,7 +311,7 @@ static void test_aliases_cannot_loop(void)
 	config_free(c);
 }
 
-static void test_unreadable_files_name_the_file(void)
+TEST(unreadable_files_name_the_file)
 {
 	struct config *c = untouched;
 	struct config_error e = {0};
@@ -334,7 +328,7 @@ static void test_unreadable_files_name_the_file(void)
 	ASSERT_STREQ(e.message, "/etc/cgacct/w.yml: No such file or directory");
 }
 
-static void test_unreadable_tls_file_is_an_error(void)
+TEST(unreadable_tls_file_is_an_error)
 {
 	char *dir = tmpdir_make(), *cfg, *expected;
 	struct config *c = untouched;
@@ -356,26 +350,4 @@ static void test_unreadable_tls_file_is_an_error(void)
 	free(cfg);
 	tmpdir_remove(dir);
 	free(dir);
-}
-
-int main(void)
-{
-	RUN(test_default_file_equals_embedded_default);
-	RUN(test_equal_tells_configs_apart);
-	RUN(test_full_file_sets_every_key);
-	RUN(test_command_line_listen_replaces_the_files);
-	RUN(test_names_of_values);
-	RUN(test_empty_values_mean_empty_lists_and_no_file);
-	RUN(test_selection_is_include_minus_exclude);
-	RUN(test_unknown_key_is_an_error);
-	RUN(test_wrong_type_is_an_error);
-	RUN(test_bad_values_name_the_key_and_why);
-	RUN(test_bad_glob_is_an_error);
-	RUN(test_bad_address_is_an_error);
-	RUN(test_empty_file_is_an_error);
-	RUN(test_non_yaml_is_an_error_at_the_problem);
-	RUN(test_aliases_cannot_loop);
-	RUN(test_unreadable_files_name_the_file);
-	RUN(test_unreadable_tls_file_is_an_error);
-	return 0;
 }

@@ -151,7 +151,7 @@ static int parse(const char *response, struct runtime_container **v, size_t *n)
  * 64-digit lowercase hex Id are skipped, not fatal; what is not a 200 with
  * one whole JSON array is an error, never a shorter list.
  */
-static void test_list_responses_parse_or_fail_whole(void)
+TEST(list_responses_parse_or_fail_whole)
 {
 	static const char *const bad[] = {
 	    "HTTP/1.0 500 Internal Server Error\r\n\r\n[]",
@@ -214,7 +214,7 @@ static void test_list_responses_parse_or_fail_whole(void)
  * does not answer is given up on at the timeout; a missing socket, or a
  * path that is no socket, is an error of its own.
  */
-static void test_list_over_the_socket_with_a_timeout(void)
+TEST(list_over_the_socket_with_a_timeout)
 {
 	struct runtime_container *v;
 	size_t n;
@@ -332,7 +332,7 @@ static struct snapshot annotate_until_named(struct containers *c, const char *pa
  * makes it ask again, but only once; a failing runtime leaves the names it
  * gave; conmon's cgroup and the root are nobody's container.
  */
-static void test_cache_names_containers_without_waiting(void)
+TEST(cache_names_containers_without_waiting)
 {
 	static const char *const paths[] = {"/", WEB};
 	struct containers *c;
@@ -456,12 +456,4 @@ static void test_cache_names_containers_without_waiting(void)
 	ASSERT_EQ(reported.n, 2);
 	containers_free(c);
 	server_stop();
-}
-
-int main(void)
-{
-	RUN(test_list_responses_parse_or_fail_whole);
-	RUN(test_list_over_the_socket_with_a_timeout);
-	RUN(test_cache_names_containers_without_waiting);
-	return 0;
 }

@@ -81,7 +81,7 @@ static void fake_sysfs_done(struct fake_sysfs *f)
 }
 
 /* Run one controller's reader on the cgroup directory @path. */
-static struct cgroup_record read_dir(const char *path, const struct controller *c, bool v2,
+static struct cgroup_record read_dir(const char *path, const struct controller_reader *c, bool v2,
 				     bool per_cpu)
 {
 	struct cgroup_record rec = {0};
@@ -105,8 +105,8 @@ static struct cgroup_record read_dir(const char *path, const struct controller *
 	return rec;
 }
 
-static struct cgroup_record read_fixture(const char *dir, const struct controller *c, bool v2,
-					 bool per_cpu)
+static struct cgroup_record read_fixture(const char *dir, const struct controller_reader *c,
+					 bool v2, bool per_cpu)
 {
 	char *path = fixture_path(dir);
 	struct cgroup_record rec = read_dir(path, c, v2, per_cpu);
@@ -115,7 +115,7 @@ static struct cgroup_record read_fixture(const char *dir, const struct controlle
 	return rec;
 }
 
-static void test_cpuacct_v1_prefers_adjusted_stat_and_reads_load(void)
+TEST(cpuacct_v1_prefers_adjusted_stat_and_reads_load)
 {
 	static const struct expect e[] = {
 	    {METRIC_CPU_USAGE, NULL, 6020658061},
@@ -123,13 +123,13 @@ static void test_cpuacct_v1_prefers_adjusted_stat_and_reads_load(void)
 	    {METRIC_CPU_USER, NULL, 2950000000}, /* 295 ticks at USER_HZ 100 */
 	    {METRIC_CPU_SYSTEM, NULL, 3060000000},
 	};
-	struct cgroup_record r = read_fixture("v1", &controller_cpuacct, false, false);
+	struct cgroup_record r = read_fixture("v1", &reader_cpuacct, false, false);
 
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
 }
 
-static void test_cpuacct_per_cpu_is_opt_in_and_follows_cpu_order(void)
+TEST(cpuacct_per_cpu_is_opt_in_and_follows_cpu_order)
 {
 	static const struct expect e[] = {
 	    {METRIC_CPU_USAGE, NULL, 6020658061},
@@ -143,14 +143,14 @@ static void test_cpuacct_per_cpu_is_opt_in_and_follows_cpu_order(void)
 	    {METRIC_CPU_USER_PER_CPU, "1", 1940000000},
 	    {METRIC_CPU_SYSTEM_PER_CPU, "1", 116000000},
 	};
-	struct cgroup_record r = read_fixture("v1", &controller_cpuacct, false, true);
+	struct cgroup_record r = read_fixture("v1", &reader_cpuacct, false, true);
 
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
 }
 
 /* Hybrid: cpuacct is alone on v1 and its reader sees the same files there. */
-static void test_cpuacct_on_hybrid_v1_hierarchy(void)
+TEST(cpuacct_on_hybrid_v1_hierarchy)
 {
 	static const struct expect e[] = {
 	    {METRIC_CPU_USAGE, NULL, 6023193470},
@@ -158,13 +158,13 @@ static void test_cpuacct_on_hybrid_v1_hierarchy(void)
 	    {METRIC_CPU_USER, NULL, 2920000000},
 	    {METRIC_CPU_SYSTEM, NULL, 3090000000},
 	};
-	struct cgroup_record r = read_fixture("hybrid", &controller_cpuacct, false, false);
+	struct cgroup_record r = read_fixture("hybrid", &reader_cpuacct, false, false);
 
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
 }
 
-static void test_cpu_v1_shares_become_v2_weight_units_and_times_stay_ns(void)
+TEST(cpu_v1_shares_become_v2_weight_units_and_times_stay_ns)
 {
 	static const struct expect e[] = {
 	    {METRIC_CPU_WEIGHT, NULL, 512 * 100}, /* exported as 51200/1024 = 50 */
@@ -177,7 +177,7 @@ static void test_cpu_v1_shares_become_v2_weight_units_and_times_stay_ns(void)
 	    {METRIC_CPU_BURSTS, NULL, 0},
 	    {METRIC_CPU_BURST_TIME, NULL, 0},
 	};
-	struct cgroup_record r = read_fixture("v1", &controller_cpu, false, false);
+	struct cgroup_record r = read_fixture("v1", &reader_cpu, false, false);
 
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
@@ -188,7 +188,7 @@ static void test_cpu_v1_shares_become_v2_weight_units_and_times_stay_ns(void)
  * no wait and no runnable time then, rather than a runnable time that
  * claims no task ever waited.
  */
-static void test_cpu_v2_usec_become_ns_like_v1_and_no_wait_means_no_runnable(void)
+TEST(cpu_v2_usec_become_ns_like_v1_and_no_wait_means_no_runnable)
 {
 	static const struct expect e[] = {
 	    {METRIC_CPU_USAGE, NULL, 6068726000},
@@ -204,7 +204,7 @@ static void test_cpu_v2_usec_become_ns_like_v1_and_no_wait_means_no_runnable(voi
 	    {METRIC_CPU_BURST_QUOTA, NULL, 0},
 	    {METRIC_CPU_WEIGHT, NULL, 50 * 1024},
 	};
-	struct cgroup_record r = read_fixture("v2", &controller_cpu, true, false);
+	struct cgroup_record r = read_fixture("v2", &reader_cpu, true, false);
 
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
@@ -216,7 +216,7 @@ static void test_cpu_v2_usec_become_ns_like_v1_and_no_wait_means_no_runnable(voi
  * times, runnable time as usage + wait of the same read (34.2 s + 17.4 s),
  * and cpu.loadavg's averages in hundredths as printed, per window.
  */
-static void test_cpu_v2_runnable_is_usage_plus_wait_and_load_averages_per_window(void)
+TEST(cpu_v2_runnable_is_usage_plus_wait_and_load_averages_per_window)
 {
 	static const struct expect e[] = {
 	    {METRIC_CPU_USAGE, NULL, 34201613000}, {METRIC_CPU_WAIT, NULL, 17373859000},
@@ -228,14 +228,14 @@ static void test_cpu_v2_runnable_is_usage_plus_wait_and_load_averages_per_window
 	    {METRIC_CPU_LOAD_AVERAGE, "15m", 5},   {METRIC_CPU_PERIOD, NULL, 100000},
 	    {METRIC_CPU_BURST_QUOTA, NULL, 0},	   {METRIC_CPU_WEIGHT, NULL, 100 * 1024},
 	};
-	struct cgroup_record r = read_fixture("load-v2", &controller_cpu, true, false);
+	struct cgroup_record r = read_fixture("load-v2", &reader_cpu, true, false);
 
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
 }
 
 /* A wait_usec of 0 is a value: runnable time is then the usage. */
-static void test_cpu_v2_zero_wait_gives_runnable_time_equal_to_usage(void)
+TEST(cpu_v2_zero_wait_gives_runnable_time_equal_to_usage)
 {
 	static const struct expect e[] = {
 	    {METRIC_CPU_USAGE, NULL, 5000},
@@ -246,7 +246,7 @@ static void test_cpu_v2_zero_wait_gives_runnable_time_equal_to_usage(void)
 	struct cgroup_record r;
 
 	file_write(dir, "cpu.stat", "usage_usec 5\nwait_usec 0\n");
-	r = read_dir(dir, &controller_cpu, true, false);
+	r = read_dir(dir, &reader_cpu, true, false);
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
 	tmpdir_remove(dir);
@@ -257,7 +257,7 @@ static void test_cpu_v2_zero_wait_gives_runnable_time_equal_to_usage(void)
  * v1 has no wait time and no cpu.loadavg (tests/fixtures/load-v1: the same
  * load on a v1 cpu hierarchy). A cpu.loadavg planted there is not read.
  */
-static void test_cpu_v1_has_no_wait_runnable_time_or_load_averages(void)
+TEST(cpu_v1_has_no_wait_runnable_time_or_load_averages)
 {
 	static const struct expect e[] = {
 	    {METRIC_CPU_WEIGHT, NULL, 1024 * 100},
@@ -274,14 +274,14 @@ static void test_cpu_v1_has_no_wait_runnable_time_or_load_averages(void)
 
 	tree_copy_files("load-v1", dir);
 	file_write(dir, "cpu.loadavg", "avg60 0.66\navg300 0.15\navg900 0.05\n");
-	r = read_dir(dir, &controller_cpu, false, false);
+	r = read_dir(dir, &reader_cpu, false, false);
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
 	tmpdir_remove(dir);
 	free(dir);
 }
 
-static void test_memory_v1_drops_unlimited_and_uses_hierarchical_stat(void)
+TEST(memory_v1_drops_unlimited_and_uses_hierarchical_stat)
 {
 	static const struct expect e[] = {
 	    {METRIC_MEMORY_USAGE, NULL, 33542144},
@@ -314,7 +314,7 @@ static void test_memory_v1_drops_unlimited_and_uses_hierarchical_stat(void)
 	    {METRIC_MEMORY_UNDER_OOM, NULL, 0},
 	    {METRIC_MEMORY_OOM_KILLS, NULL, 0},
 	};
-	struct cgroup_record r = read_fixture("v1", &controller_memory, false, false);
+	struct cgroup_record r = read_fixture("v1", &reader_memory, false, false);
 
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
@@ -324,7 +324,7 @@ static void test_memory_v1_drops_unlimited_and_uses_hierarchical_stat(void)
  * v1 memory.stat is parsed from its first total_ line on: one further down
  * a line is no start, and a file that starts with one is read whole.
  */
-static void test_memory_v1_stat_starts_at_the_first_total_line(void)
+TEST(memory_v1_stat_starts_at_the_first_total_line)
 {
 	static const struct expect inside[] = {
 	    {METRIC_MEMORY_RSS, NULL, 5},
@@ -338,11 +338,11 @@ static void test_memory_v1_stat_starts_at_the_first_total_line(void)
 
 	/* taken from "total_rss 7", the line would make total_rss a duplicate */
 	file_write(dir, "memory.stat", "rss 1\nxtotal_rss 7\ntotal_rss 5\n");
-	r = read_dir(dir, &controller_memory, false, false);
+	r = read_dir(dir, &reader_memory, false, false);
 	check_samples(&r, inside, ELEMENTSOF(inside));
 	record_done(&r);
 	file_write(dir, "memory.stat", "total_cache 3\ntotal_rss 4\n");
-	r = read_dir(dir, &controller_memory, false, false);
+	r = read_dir(dir, &reader_memory, false, false);
 	check_samples(&r, first, ELEMENTSOF(first));
 	record_done(&r);
 	tmpdir_remove(dir);
@@ -350,7 +350,7 @@ static void test_memory_v1_stat_starts_at_the_first_total_line(void)
 }
 
 /* memory.events max and oom_kill feed the same failure/OOM counters as v1's files. */
-static void test_memory_v2_events_feed_the_v1_equivalent_counters(void)
+TEST(memory_v2_events_feed_the_v1_equivalent_counters)
 {
 	static const struct expect e[] = {
 	    {METRIC_MEMORY_USAGE, NULL, 33509376},
@@ -387,7 +387,7 @@ static void test_memory_v2_events_feed_the_v1_equivalent_counters(void)
 	    {METRIC_MEMORY_PAGE_FAULTS, NULL, 628},
 	    {METRIC_MEMORY_MAJOR_PAGE_FAULTS, NULL, 0},
 	};
-	struct cgroup_record r = read_fixture("v2", &controller_memory, true, false);
+	struct cgroup_record r = read_fixture("v2", &reader_memory, true, false);
 
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
@@ -400,7 +400,7 @@ static void test_memory_v2_events_feed_the_v1_equivalent_counters(void)
  * failure and OOM kill counters come from .local and a limit alert fires
  * for the limited group only.
  */
-static void test_memory_v2_limit_failures_count_only_the_groups_own_limit(void)
+TEST(memory_v2_limit_failures_count_only_the_groups_own_limit)
 {
 	static const struct expect e[] = {
 	    {METRIC_MEMORY_LIMIT_FAILURES, NULL, 0},
@@ -413,7 +413,7 @@ static void test_memory_v2_limit_failures_count_only_the_groups_own_limit(void)
 
 	file_write(dir, "memory.events", "max 776\noom_kill 2\n");
 	file_write(dir, "memory.events.local", "max 0\noom_kill 0\n");
-	r = read_dir(dir, &controller_memory, true, false);
+	r = read_dir(dir, &reader_memory, true, false);
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
 	tmpdir_remove(dir);
@@ -421,7 +421,7 @@ static void test_memory_v2_limit_failures_count_only_the_groups_own_limit(void)
 }
 
 /* The workload asked for two huge pages under a limit of one: one failure. */
-static void test_hugetlb_reads_each_page_size_and_skips_rsvd(void)
+TEST(hugetlb_reads_each_page_size_and_skips_rsvd)
 {
 	static const struct expect v1[] = {
 	    {METRIC_HUGETLB_USAGE, "2MB", 2097152},
@@ -434,11 +434,11 @@ static void test_hugetlb_reads_each_page_size_and_skips_rsvd(void)
 	    {METRIC_HUGETLB_LIMIT, "2MB", 2097152},
 	    {METRIC_HUGETLB_LIMIT_FAILURES, "2MB", 1},
 	};
-	struct cgroup_record r = read_fixture("v1", &controller_hugetlb, false, false);
+	struct cgroup_record r = read_fixture("v1", &reader_hugetlb, false, false);
 
 	check_samples(&r, v1, ELEMENTSOF(v1));
 	record_done(&r);
-	r = read_fixture("v2", &controller_hugetlb, true, false);
+	r = read_fixture("v2", &reader_hugetlb, true, false);
 	check_samples(&r, v2, ELEMENTSOF(v2));
 	record_done(&r);
 }
@@ -449,7 +449,7 @@ static void test_hugetlb_reads_each_page_size_and_skips_rsvd(void)
  * "max" and empty limit files give no sample. v1 counts come from the
  * throttle files, which count because /a has a rule on the device.
  */
-static void test_blkio_v1_and_v2_read_the_same_device_and_limits(void)
+TEST(blkio_v1_and_v2_read_the_same_device_and_limits)
 {
 	static const struct expect v1[] = {
 	    {METRIC_IO_READ_BYTES, "vda", 213196800},
@@ -473,17 +473,17 @@ static void test_blkio_v1_and_v2_read_the_same_device_and_limits(void)
 	    {METRIC_IO_READ_IOPS_LIMIT, "vda", 1000},
 	    {METRIC_IO_WEIGHT, NULL, 100},
 	};
-	struct cgroup_record r = read_fixture("v1", &controller_blkio, false, false);
+	struct cgroup_record r = read_fixture("v1", &reader_blkio, false, false);
 
 	check_samples(&r, v1, ELEMENTSOF(v1));
 	record_done(&r);
-	r = read_fixture("v2", &controller_blkio, true, false);
+	r = read_fixture("v2", &reader_blkio, true, false);
 	check_samples(&r, v2, ELEMENTSOF(v2));
 	record_done(&r);
 }
 
 /* A device without uevent is named from its sysfs link, else "MAJ:MIN". */
-static void test_blkio_names_by_symlink_or_number(void)
+TEST(blkio_names_by_symlink_or_number)
 {
 	static const struct expect e[] = {
 	    {METRIC_IO_WRITE_BYTES, "vdb", 4096},
@@ -500,7 +500,7 @@ static void test_blkio_names_by_symlink_or_number(void)
 	fake_sysfs_init(&sys);
 	file_write(dir, "io.stat", "254:16 wbytes=4096\n254:32 wbytes=8192\n");
 	ctx.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	ASSERT_EQ(controller_blkio.read_v2(&ctx), 0);
+	ASSERT_EQ(reader_blkio.read_v2(&ctx), 0);
 	check_samples(&rec, e, ELEMENTSOF(e));
 	record_done(&rec);
 	close(ctx.dirfd);
@@ -510,14 +510,14 @@ static void test_blkio_names_by_symlink_or_number(void)
 	free(dir);
 }
 
-static void test_pids_limit_failures_from_events_and_max_is_absent(void)
+TEST(pids_limit_failures_from_events_and_max_is_absent)
 {
 	static const struct expect e[] = {
 	    {METRIC_PIDS_CURRENT, NULL, 3},
 	    {METRIC_PIDS_LIMIT, NULL, 64},
 	    {METRIC_PIDS_LIMIT_FAILURES, NULL, 0},
 	};
-	struct cgroup_record r = read_fixture("v1", &controller_pids, false, false);
+	struct cgroup_record r = read_fixture("v1", &reader_pids, false, false);
 	char *dir = tmpdir_make();
 	struct cgroup_record rec = {0};
 	struct readbuf buf = {0};
@@ -526,14 +526,14 @@ static void test_pids_limit_failures_from_events_and_max_is_absent(void)
 
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
-	r = read_fixture("v2", &controller_pids, true, false);
+	r = read_fixture("v2", &reader_pids, true, false);
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
 
 	/* the fixtures have a limit; "max" is unlimited: no sample */
 	file_write(dir, "pids.max", "max\n");
 	ctx.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	ASSERT_EQ(controller_pids.read_v2(&ctx), 0);
+	ASSERT_EQ(reader_pids.read_v2(&ctx), 0);
 	ASSERT_EQ(rec.n_samples, 0);
 	close(ctx.dirfd);
 	readbuf_done(&buf);
@@ -541,7 +541,7 @@ static void test_pids_limit_failures_from_events_and_max_is_absent(void)
 	free(dir);
 }
 
-static void test_pressure_exports_totals_in_usec(void)
+TEST(pressure_exports_totals_in_usec)
 {
 	static const struct expect e[] = {
 	    {METRIC_PRESSURE_CPU_WAITING, NULL, 8984332},
@@ -551,14 +551,14 @@ static void test_pressure_exports_totals_in_usec(void)
 	    {METRIC_PRESSURE_IO_WAITING, NULL, 182161},
 	    {METRIC_PRESSURE_IO_STALLED, NULL, 147743},
 	};
-	struct cgroup_record r = read_fixture("v2", &controller_pressure, true, false);
+	struct cgroup_record r = read_fixture("v2", &reader_pressure, true, false);
 
 	check_samples(&r, e, ELEMENTSOF(e));
 	record_done(&r);
 }
 
 /* An empty directory is a cgroup where nothing is enabled: no samples, no error. */
-static void test_every_reader_treats_missing_files_as_not_collected(void)
+TEST(every_reader_treats_missing_files_as_not_collected)
 {
 	char *dir = tmpdir_make();
 	struct cgroup_record rec = {0};
@@ -577,17 +577,18 @@ static void test_every_reader_treats_missing_files_as_not_collected(void)
 	 * Each missing file is counted, so that the collection asks whether
 	 * the cgroup itself is gone (hugetlb finds no sizes and reads none).
 	 */
-	for (size_t i = 0; i < n_controllers; i++) {
-		bool reads = controllers[i] != &controller_hugetlb;
+	for (size_t i = 0; i < _CONTROLLER_MAX; i++) {
+		const struct controller_reader *c = controller_readers[i];
+		bool reads = c != &reader_hugetlb;
 
 		before = absent;
-		if (controllers[i]->read_v1)
-			ASSERT_EQ(controllers[i]->read_v1(&ctx), 0);
-		ASSERT_TRUE(!controllers[i]->read_v1 || !reads || absent > before);
+		if (c->read_v1)
+			ASSERT_EQ(c->read_v1(&ctx), 0);
+		ASSERT_TRUE(!c->read_v1 || !reads || absent > before);
 		before = absent;
-		if (controllers[i]->read_v2)
-			ASSERT_EQ(controllers[i]->read_v2(&ctx), 0);
-		ASSERT_TRUE(!controllers[i]->read_v2 || !reads || absent > before);
+		if (c->read_v2)
+			ASSERT_EQ(c->read_v2(&ctx), 0);
+		ASSERT_TRUE(!c->read_v2 || !reads || absent > before);
 	}
 	ASSERT_EQ(rec.n_samples, 0);
 	close(ctx.dirfd);
@@ -596,7 +597,7 @@ static void test_every_reader_treats_missing_files_as_not_collected(void)
 	free(dir);
 }
 
-static void test_malformed_file_is_an_error_not_a_value(void)
+TEST(malformed_file_is_an_error_not_a_value)
 {
 	char *dir = tmpdir_make();
 	struct cgroup_record rec = {0};
@@ -606,7 +607,7 @@ static void test_malformed_file_is_an_error_not_a_value(void)
 
 	file_write(dir, "pids.current", "3 4\n");
 	ctx.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	ASSERT_EQ(controller_pids.read_v2(&ctx), -EBADMSG);
+	ASSERT_EQ(reader_pids.read_v2(&ctx), -EBADMSG);
 	ASSERT_EQ(rec.n_samples, 0);
 	close(ctx.dirfd);
 	readbuf_done(&buf);
@@ -614,7 +615,7 @@ static void test_malformed_file_is_an_error_not_a_value(void)
 	free(dir);
 }
 
-static void test_format_parsers_on_edge_cases(void)
+TEST(format_parsers_on_edge_cases)
 {
 	uint64_t *split;
 	struct dev_table t = {0};
@@ -695,29 +696,4 @@ static void test_format_parsers_on_edge_cases(void)
 	ASSERT_EQ(parse_uevent_devname(LIT("MAJOR=8\nDEVNAME=nvme0n1\n"), name), 0);
 	ASSERT_STREQ(name, "nvme0n1");
 	ASSERT_EQ(parse_uevent_devname(LIT("MAJOR=8\n"), name), -ENOENT);
-}
-
-int main(void)
-{
-	RUN(test_cpuacct_v1_prefers_adjusted_stat_and_reads_load);
-	RUN(test_cpuacct_per_cpu_is_opt_in_and_follows_cpu_order);
-	RUN(test_cpuacct_on_hybrid_v1_hierarchy);
-	RUN(test_cpu_v1_shares_become_v2_weight_units_and_times_stay_ns);
-	RUN(test_cpu_v2_usec_become_ns_like_v1_and_no_wait_means_no_runnable);
-	RUN(test_cpu_v2_runnable_is_usage_plus_wait_and_load_averages_per_window);
-	RUN(test_cpu_v2_zero_wait_gives_runnable_time_equal_to_usage);
-	RUN(test_cpu_v1_has_no_wait_runnable_time_or_load_averages);
-	RUN(test_memory_v1_drops_unlimited_and_uses_hierarchical_stat);
-	RUN(test_memory_v1_stat_starts_at_the_first_total_line);
-	RUN(test_memory_v2_events_feed_the_v1_equivalent_counters);
-	RUN(test_hugetlb_reads_each_page_size_and_skips_rsvd);
-	RUN(test_blkio_v1_and_v2_read_the_same_device_and_limits);
-	RUN(test_blkio_names_by_symlink_or_number);
-	RUN(test_memory_v2_limit_failures_count_only_the_groups_own_limit);
-	RUN(test_pids_limit_failures_from_events_and_max_is_absent);
-	RUN(test_pressure_exports_totals_in_usec);
-	RUN(test_every_reader_treats_missing_files_as_not_collected);
-	RUN(test_malformed_file_is_an_error_not_a_value);
-	RUN(test_format_parsers_on_edge_cases);
-	return 0;
 }

@@ -40,6 +40,8 @@ static void *write_chunks(void *arg)
 
 static void fifo_start(const char *dir, struct writer *w, pthread_t *t)
 {
+	/* a reader that stops early makes the second write fail, not kill the test */
+	signal(SIGPIPE, SIG_IGN);
 	snprintf(w->path, sizeof(w->path), "%s/fifo", dir);
 	unlink(w->path);
 	ASSERT_EQ(mkfifo(w->path, 0600), 0);
@@ -47,7 +49,7 @@ static void fifo_start(const char *dir, struct writer *w, pthread_t *t)
 }
 
 /* Growing past the first 4 KiB buffer must not end the read early. */
-static void test_large_file_whole(void)
+TEST(large_file_whole)
 {
 	char *dir = tmpdir_make(), *big = malloc(10001);
 	struct readbuf rb = {0};
@@ -74,7 +76,7 @@ static void test_large_file_whole(void)
 }
 
 /* One short read is the whole of a cgroup file: no second read() that could block. */
-static void test_one_piece_stops_at_short_read(void)
+TEST(one_piece_stops_at_short_read)
 {
 	char *dir = tmpdir_make();
 	struct writer w = {.second = false};
@@ -93,7 +95,7 @@ static void test_one_piece_stops_at_short_read(void)
 }
 
 /* Any other file is read until read() says EOF, across short reads. */
-static void test_to_eof_across_short_reads(void)
+TEST(to_eof_across_short_reads)
 {
 	char *dir = tmpdir_make(), *buf;
 	struct writer w = {.second = true};
@@ -110,7 +112,7 @@ static void test_to_eof_across_short_reads(void)
 	free(dir);
 }
 
-static void test_missing_file(void)
+TEST(missing_file)
 {
 	struct readbuf rb = {0};
 	char *buf;
@@ -119,15 +121,4 @@ static void test_missing_file(void)
 	ASSERT_EQ(read_file_into(AT_FDCWD, "/nonexistent/cgroup.procs", &rb, &len), -ENOENT);
 	ASSERT_EQ(read_file_at(AT_FDCWD, "/nonexistent/mountinfo", &buf, &len), -ENOENT);
 	readbuf_done(&rb);
-}
-
-int main(void)
-{
-	/* a reader that stops early makes the second write fail, not kill the test */
-	signal(SIGPIPE, SIG_IGN);
-	RUN(test_large_file_whole);
-	RUN(test_one_piece_stops_at_short_read);
-	RUN(test_to_eof_across_short_reads);
-	RUN(test_missing_file);
-	return 0;
 }

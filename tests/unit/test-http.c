@@ -258,7 +258,7 @@ static bool ends_with(const char *s, size_t len, const char *suffix)
 	return len >= n && memcmp(s + len - n, suffix, n) == 0;
 }
 
-static void test_metrics_default_to_the_text_format(void)
+TEST(metrics_default_to_the_text_format)
 {
 	struct server srv;
 	struct response resp;
@@ -282,7 +282,7 @@ static void test_metrics_default_to_the_text_format(void)
 	server_stop(&srv);
 }
 
-static void test_prometheus_accept_header_gets_openmetrics(void)
+TEST(prometheus_accept_header_gets_openmetrics)
 {
 	struct server srv;
 	struct response resp;
@@ -299,7 +299,7 @@ static void test_prometheus_accept_header_gets_openmetrics(void)
 	server_stop(&srv);
 }
 
-static void test_gzip_when_asked_inflates_to_the_plain_body(void)
+TEST(gzip_when_asked_inflates_to_the_plain_body)
 {
 	struct server srv;
 	struct response plain, gz;
@@ -326,7 +326,7 @@ static void test_gzip_when_asked_inflates_to_the_plain_body(void)
 }
 
 /* gzip_level 0: Prometheus asks for gzip on every scrape and gets plain text. */
-static void test_gzip_level_0_answers_plain(void)
+TEST(gzip_level_0_answers_plain)
 {
 	const struct scrape_settings plain_only = {.min_interval_usec = 60 * 1000000ull};
 	struct server srv;
@@ -342,7 +342,7 @@ static void test_gzip_level_0_answers_plain(void)
 	server_stop(&srv);
 }
 
-static void test_unknown_paths_are_404(void)
+TEST(unknown_paths_are_404)
 {
 	static const char *const paths[] = {"/nope", "/metrics/", "/metricsx", "/metrics%00x",
 					    "/index.html"};
@@ -362,7 +362,7 @@ static void test_unknown_paths_are_404(void)
 	server_stop(&srv);
 }
 
-static void test_other_methods_are_405_with_allow(void)
+TEST(other_methods_are_405_with_allow)
 {
 	static const char *const lines[] = {"POST /metrics", "PUT /", "DELETE /nope"};
 	struct server srv;
@@ -379,7 +379,7 @@ static void test_other_methods_are_405_with_allow(void)
 	server_stop(&srv);
 }
 
-static void test_head_has_the_headers_of_get_and_no_body(void)
+TEST(head_has_the_headers_of_get_and_no_body)
 {
 	struct server srv;
 	struct response resp;
@@ -399,7 +399,7 @@ static void test_head_has_the_headers_of_get_and_no_body(void)
 	server_stop(&srv);
 }
 
-static void test_landing_page_is_html_of_the_same_collection(void)
+TEST(landing_page_is_html_of_the_same_collection)
 {
 	struct server srv;
 	struct response resp;
@@ -416,7 +416,7 @@ static void test_landing_page_is_html_of_the_same_collection(void)
 	server_stop(&srv);
 }
 
-static void test_failed_collection_is_500_with_the_reason(void)
+TEST(failed_collection_is_500_with_the_reason)
 {
 	struct server srv;
 	struct response resp;
@@ -442,7 +442,7 @@ static void assert_unauthorized(const struct server *srv, const char *path, cons
 	response_done(&resp);
 }
 
-static void test_basic_auth_guards_every_path(void)
+TEST(basic_auth_guards_every_path)
 {
 	struct web_config *wc = NULL;
 	struct config_error e = {0};
@@ -482,7 +482,7 @@ static void test_basic_auth_guards_every_path(void)
 	server_stop(&srv);
 }
 
-static void test_host_header_is_required_once(void)
+TEST(host_header_is_required_once)
 {
 	struct server srv;
 	struct response resp;
@@ -514,7 +514,7 @@ static void test_host_header_is_required_once(void)
 	server_stop(&srv);
 }
 
-static void test_every_response_is_counted_by_status(void)
+TEST(every_response_is_counted_by_status)
 {
 	struct server srv;
 	struct response resp;
@@ -545,21 +545,4 @@ static void test_every_response_is_counted_by_status(void)
 	ASSERT_TRUE(strstr(stats.buf, "cgacct_collections_total 1\n") != NULL);
 	strbuf_done(&stats);
 	server_stop(&srv);
-}
-
-int main(void)
-{
-	RUN(test_metrics_default_to_the_text_format);
-	RUN(test_prometheus_accept_header_gets_openmetrics);
-	RUN(test_gzip_when_asked_inflates_to_the_plain_body);
-	RUN(test_gzip_level_0_answers_plain);
-	RUN(test_unknown_paths_are_404);
-	RUN(test_other_methods_are_405_with_allow);
-	RUN(test_head_has_the_headers_of_get_and_no_body);
-	RUN(test_landing_page_is_html_of_the_same_collection);
-	RUN(test_failed_collection_is_500_with_the_reason);
-	RUN(test_basic_auth_guards_every_path);
-	RUN(test_host_header_is_required_once);
-	RUN(test_every_response_is_counted_by_status);
-	return 0;
 }

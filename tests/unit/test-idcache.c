@@ -30,7 +30,7 @@ static bool has(const struct id_table *t, uint64_t ino, uint64_t id)
 }
 
 /* A removed cgroup is not listed, so not recorded: the walk after forgets it. */
-static void test_a_walk_keeps_only_what_it_recorded(void)
+TEST(a_walk_keeps_only_what_it_recorded)
 {
 	struct id_cache *c;
 	struct id_table *t;
@@ -57,7 +57,7 @@ static void test_a_walk_keeps_only_what_it_recorded(void)
 }
 
 /* Per hierarchy, and a hierarchy a collection did not walk is dropped at its end. */
-static void test_tables_are_per_hierarchy_and_leave_with_it(void)
+TEST(tables_are_per_hierarchy_and_leave_with_it)
 {
 	struct id_cache *c;
 	struct id_table *cpu, *memory;
@@ -75,11 +75,4 @@ static void test_tables_are_per_hierarchy_and_leave_with_it(void)
 	ASSERT_TRUE(has(table(c, "/sys/fs/cgroup/cpu,cpuacct"), 42, 1));
 	ASSERT_TRUE(!has(table(c, "/sys/fs/cgroup/memory"), 42, 2));
 	id_cache_free(c);
-}
-
-int main(void)
-{
-	RUN(test_a_walk_keeps_only_what_it_recorded);
-	RUN(test_tables_are_per_hierarchy_and_leave_with_it);
-	return 0;
 }

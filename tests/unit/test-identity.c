@@ -107,7 +107,7 @@ static void assert_text(const char *got, const char *want)
 		ASSERT_STREQ(got, want);
 }
 
-static void test_real_path_shapes(void)
+TEST(real_path_shapes)
 {
 	for (size_t i = 0; i < ELEMENTSOF(wants); i++) {
 		const struct want *w = &wants[i];
@@ -124,18 +124,11 @@ static void test_real_path_shapes(void)
 }
 
 /* Doubled slashes as a path might carry them name the same cgroup. */
-static void test_repeated_slashes_are_one(void)
+TEST(repeated_slashes_are_one)
 {
 	struct identity id;
 
 	identity_parse("//system.slice//docker-" ID ".scope", &id);
 	assert_text(id.runtime, "docker");
 	assert_span("//system.slice//docker-" ID ".scope", &id.container_id, ID);
-}
-
-int main(void)
-{
-	RUN(test_real_path_shapes);
-	RUN(test_repeated_slashes_are_one);
-	return 0;
 }

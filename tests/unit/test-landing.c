@@ -96,7 +96,7 @@ static struct snapshot sample_tree(void)
 	return s;
 }
 
-static void test_page_links_metrics_and_escapes_every_name(void)
+TEST(page_links_metrics_and_escapes_every_name)
 {
 	struct snapshot s = sample_tree();
 	char *page = render(&s, "1.0<beta>");
@@ -116,7 +116,7 @@ static void test_page_links_metrics_and_escapes_every_name(void)
 	snapshot_free(&s);
 }
 
-static void test_every_cgroup_has_a_row_in_tree_order(void)
+TEST(every_cgroup_has_a_row_in_tree_order)
 {
 	static const char *const order[] = {
 	    "title=\"/\">/</td>",
@@ -153,7 +153,7 @@ static void test_every_cgroup_has_a_row_in_tree_order(void)
 	snapshot_free(&s);
 }
 
-static void test_memory_is_shown_against_its_limit(void)
+TEST(memory_is_shown_against_its_limit)
 {
 	struct snapshot s = sample_tree();
 	char *page = render(&s, "9.9");
@@ -203,7 +203,7 @@ static void test_memory_is_shown_against_its_limit(void)
 	snapshot_free(&s);
 }
 
-static void test_summary_names_vanished_cgroups_and_failing_collectors(void)
+TEST(summary_names_vanished_cgroups_and_failing_collectors)
 {
 	struct collector_status *collectors = calloc(2, sizeof(*collectors));
 	struct snapshot s = {.collectors = collectors, .n_collectors = 2, .vanished = 4};
@@ -222,7 +222,7 @@ static void test_summary_names_vanished_cgroups_and_failing_collectors(void)
 }
 
 /* Past LANDING_ROWS_MAX (5000) rows the page says how many it left to /metrics. */
-static void test_rows_are_capped_for_the_browser(void)
+TEST(rows_are_capped_for_the_browser)
 {
 	struct snapshot s = {0};
 	struct cgroup_record r = {0};
@@ -248,14 +248,4 @@ static void test_rows_are_capped_for_the_browser(void)
 		    NULL);
 	free(page);
 	snapshot_free(&s);
-}
-
-int main(void)
-{
-	RUN(test_page_links_metrics_and_escapes_every_name);
-	RUN(test_every_cgroup_has_a_row_in_tree_order);
-	RUN(test_memory_is_shown_against_its_limit);
-	RUN(test_summary_names_vanished_cgroups_and_failing_collectors);
-	RUN(test_rows_are_capped_for_the_browser);
-	return 0;
 }

@@ -22,18 +22,19 @@ static struct layout parse_fixture(const char *name, const char *prefix)
 }
 
 /* cpuset and freezer carry nothing we read; cpu,cpuacct is one hierarchy. */
-static void test_v1_finds_each_controller_hierarchy_and_skips_others(void)
+TEST(v1_finds_each_controller_hierarchy_and_skips_others)
 {
 	struct layout l = parse_fixture("v1.mountinfo", "");
 	static const struct {
 		const char *path, *name;
 		unsigned mask;
 	} expect[] = {
-	    {"/sys/fs/cgroup/blkio", "blkio", CONTROLLER_BLKIO},
-	    {"/sys/fs/cgroup/memory", "memory", CONTROLLER_MEMORY},
-	    {"/sys/fs/cgroup/hugetlb", "hugetlb", CONTROLLER_HUGETLB},
-	    {"/sys/fs/cgroup/pids", "pids", CONTROLLER_PIDS},
-	    {"/sys/fs/cgroup/cpu,cpuacct", "cpu,cpuacct", CONTROLLER_CPU | CONTROLLER_CPUACCT},
+	    {"/sys/fs/cgroup/blkio", "blkio", CONTROLLER_BIT(CONTROLLER_blkio)},
+	    {"/sys/fs/cgroup/memory", "memory", CONTROLLER_BIT(CONTROLLER_memory)},
+	    {"/sys/fs/cgroup/hugetlb", "hugetlb", CONTROLLER_BIT(CONTROLLER_hugetlb)},
+	    {"/sys/fs/cgroup/pids", "pids", CONTROLLER_BIT(CONTROLLER_pids)},
+	    {"/sys/fs/cgroup/cpu,cpuacct", "cpu,cpuacct",
+	     CONTROLLER_BIT(CONTROLLER_cpu) | CONTROLLER_BIT(CONTROLLER_cpuacct)},
 	};
 
 	ASSERT_EQ(l.n, ELEMENTSOF(expect));
@@ -47,7 +48,7 @@ static void test_v1_finds_each_controller_hierarchy_and_skips_others(void)
 	layout_done(&l);
 }
 
-static void test_v2_is_one_unified_hierarchy_under_the_prefix(void)
+TEST(v2_is_one_unified_hierarchy_under_the_prefix)
 {
 	struct layout l = parse_fixture("v2.mountinfo", "/tmp/fake");
 
@@ -59,14 +60,14 @@ static void test_v2_is_one_unified_hierarchy_under_the_prefix(void)
 	layout_done(&l);
 }
 
-static void test_hybrid_guest_is_cpuacct_on_v1_then_unified(void)
+TEST(hybrid_guest_is_cpuacct_on_v1_then_unified)
 {
 	struct layout l = parse_fixture("hybrid.mountinfo", "");
 
 	ASSERT_EQ(l.n, 2);
 	ASSERT_STREQ(l.hierarchies[0].path, "/sys/fs/cgroup/cpuacct");
 	ASSERT_STREQ(l.hierarchies[0].name, "cpuacct");
-	ASSERT_EQ(l.hierarchies[0].controllers, CONTROLLER_CPUACCT);
+	ASSERT_EQ(l.hierarchies[0].controllers, CONTROLLER_BIT(CONTROLLER_cpuacct));
 	ASSERT_STREQ(l.hierarchies[1].path, "/sys/fs/cgroup/unified");
 	ASSERT_TRUE(l.hierarchies[1].unified);
 	ASSERT_STREQ(layout_kind(&l), "hybrid");
@@ -79,14 +80,15 @@ static void test_hybrid_guest_is_cpuacct_on_v1_then_unified(void)
  * of memory are the same hierarchies again and are dropped; cpuset and
  * name=systemd carry nothing we read; unified is last.
  */
-static void test_hybrid_dedups_mounts_and_orders_unified_last(void)
+TEST(hybrid_dedups_mounts_and_orders_unified_last)
 {
 	struct layout l = parse_fixture("systemd-hybrid.mountinfo", "");
 
 	ASSERT_EQ(l.n, 6);
 	ASSERT_STREQ(l.hierarchies[0].path, "/sys/fs/cgroup/cpu,cpuacct");
 	ASSERT_STREQ(l.hierarchies[0].name, "cpu,cpuacct");
-	ASSERT_EQ(l.hierarchies[0].controllers, CONTROLLER_CPU | CONTROLLER_CPUACCT);
+	ASSERT_EQ(l.hierarchies[0].controllers,
+		  CONTROLLER_BIT(CONTROLLER_cpu) | CONTROLLER_BIT(CONTROLLER_cpuacct));
 	ASSERT_STREQ(l.hierarchies[1].path, "/sys/fs/cgroup/memory");
 	ASSERT_STREQ(l.hierarchies[4].name, "hugetlb");
 	ASSERT_STREQ(l.hierarchies[5].path, "/sys/fs/cgroup/unified");
@@ -95,7 +97,7 @@ static void test_hybrid_dedups_mounts_and_orders_unified_last(void)
 	layout_done(&l);
 }
 
-static void test_named_hierarchy_without_controllers_is_skipped(void)
+TEST(named_hierarchy_without_controllers_is_skipped)
 {
 	struct layout l;
 	static const char mi[] = "1 0 0:40 / /sys/fs/cgroup/systemd rw - cgroup x rw,name=systemd\n"
@@ -107,7 +109,7 @@ static void test_named_hierarchy_without_controllers_is_skipped(void)
 	layout_done(&l);
 }
 
-static void test_mount_point_escapes_are_decoded(void)
+TEST(mount_point_escapes_are_decoded)
 {
 	struct layout l;
 	static const char mi[] = "1 0 0:40 / /mnt/a\\040b\\134c rw - cgroup x rw,pids\n";
@@ -118,7 +120,7 @@ static void test_mount_point_escapes_are_decoded(void)
 	layout_done(&l);
 }
 
-static void test_subtree_mount_is_replaced_by_a_later_whole_mount(void)
+TEST(subtree_mount_is_replaced_by_a_later_whole_mount)
 {
 	struct layout l;
 	static const char mi[] = "1 0 0:40 /sub /mnt/sub rw - cgroup x rw,pids\n"
@@ -130,23 +132,10 @@ static void test_subtree_mount_is_replaced_by_a_later_whole_mount(void)
 	layout_done(&l);
 }
 
-static void test_truncated_line_is_an_error(void)
+TEST(truncated_line_is_an_error)
 {
 	struct layout l;
 
 	ASSERT_EQ(layout_parse_mountinfo(LIT("1 0 0:40 / /mnt rw shared:1\n"), "", &l), -EBADMSG);
 	ASSERT_EQ(layout_parse_mountinfo(LIT("1 0 0:40 / /mnt rw - cgroup2\n"), "", &l), -EBADMSG);
-}
-
-int main(void)
-{
-	RUN(test_v1_finds_each_controller_hierarchy_and_skips_others);
-	RUN(test_named_hierarchy_without_controllers_is_skipped);
-	RUN(test_v2_is_one_unified_hierarchy_under_the_prefix);
-	RUN(test_hybrid_guest_is_cpuacct_on_v1_then_unified);
-	RUN(test_hybrid_dedups_mounts_and_orders_unified_last);
-	RUN(test_mount_point_escapes_are_decoded);
-	RUN(test_subtree_mount_is_replaced_by_a_later_whole_mount);
-	RUN(test_truncated_line_is_an_error);
-	return 0;
 }

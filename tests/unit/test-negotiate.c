@@ -12,7 +12,7 @@
 	"application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;"   \
 	"q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
 
-static void test_prometheus_accept_header_gets_openmetrics(void)
+TEST(prometheus_accept_header_gets_openmetrics)
 {
 	ASSERT_EQ(negotiate_format(PROMETHEUS_2_42_ACCEPT), RENDER_OPENMETRICS);
 	ASSERT_EQ(negotiate_format("application/openmetrics-text"), RENDER_OPENMETRICS);
@@ -22,7 +22,7 @@ static void test_prometheus_accept_header_gets_openmetrics(void)
 		  RENDER_OPENMETRICS);
 }
 
-static void test_text_format_is_the_default_and_wins_ties(void)
+TEST(text_format_is_the_default_and_wins_ties)
 {
 	ASSERT_EQ(negotiate_format(NULL), RENDER_TEXT);
 	ASSERT_EQ(negotiate_format(""), RENDER_TEXT);
@@ -41,7 +41,7 @@ static void test_text_format_is_the_default_and_wins_ties(void)
 		  RENDER_TEXT);
 }
 
-static void test_gzip_when_accepted_with_nonzero_weight(void)
+TEST(gzip_when_accepted_with_nonzero_weight)
 {
 	ASSERT_TRUE(negotiate_gzip("gzip"));
 	ASSERT_TRUE(negotiate_gzip("deflate, GZIP;q=0.5"));
@@ -90,7 +90,7 @@ static void round_trip(unsigned level)
 }
 
 /* Level 1 is igzip's, the others zlib's: each makes gzip that zlib inflates. */
-static void test_gzip_output_round_trips_at_every_level(void)
+TEST(gzip_output_round_trips_at_every_level)
 {
 	struct gzip *g;
 
@@ -98,13 +98,4 @@ static void test_gzip_output_round_trips_at_every_level(void)
 		round_trip(level);
 	ASSERT_EQ(gzip_new(0, &g), -EINVAL);
 	ASSERT_EQ(gzip_new(GZIP_LEVEL_MAX + 1, &g), -EINVAL);
-}
-
-int main(void)
-{
-	RUN(test_prometheus_accept_header_gets_openmetrics);
-	RUN(test_text_format_is_the_default_and_wins_ties);
-	RUN(test_gzip_when_accepted_with_nonzero_weight);
-	RUN(test_gzip_output_round_trips_at_every_level);
-	return 0;
 }

@@ -8,7 +8,7 @@
 #include "collector/parse.h"
 #include "test.h"
 
-static void test_u64_rejects_everything_but_plain_decimal(void)
+TEST(u64_rejects_everything_but_plain_decimal)
 {
 	uint64_t v;
 
@@ -50,7 +50,7 @@ static int reference_u64(const char *p, size_t len, uint64_t *ret)
  * '9' ('/', ':', and bytes differing in the high nibble) at every position,
  * and digit strings from a fixed pseudo-random sequence.
  */
-static void test_u64_matches_a_parser_checking_every_digit(void)
+TEST(u64_matches_a_parser_checking_every_digit)
 {
 	static const char bad[] = {'/', ':', ' ', '\n', '\0', 'a', 'p', 'y', (char)0xb0, '?', ';'};
 	uint64_t seed = 0x9e3779b97f4a7c15, got, want;
@@ -84,7 +84,7 @@ static void test_u64_matches_a_parser_checking_every_digit(void)
 	}
 }
 
-static void test_s64_accepts_minus_and_checks_both_bounds(void)
+TEST(s64_accepts_minus_and_checks_both_bounds)
 {
 	int64_t v;
 
@@ -97,7 +97,7 @@ static void test_s64_accepts_minus_and_checks_both_bounds(void)
 	ASSERT_EQ(parse_s64(span_make(LIT("-")), &v), -EINVAL);
 }
 
-static void test_single_value_takes_max_and_one_trailing_newline(void)
+TEST(single_value_takes_max_and_one_trailing_newline)
 {
 	uint64_t v;
 
@@ -118,7 +118,7 @@ static void test_single_value_takes_max_and_one_trailing_newline(void)
 }
 
 /* cfs_quota_us: the same rules, signed, and no "max". */
-static void test_single_s64_takes_a_sign_and_the_same_one_word(void)
+TEST(single_s64_takes_a_sign_and_the_same_one_word)
 {
 	int64_t s;
 
@@ -136,7 +136,7 @@ static void test_single_s64_takes_a_sign_and_the_same_one_word(void)
 	ASSERT_EQ(parse_single_s64(LIT(""), &s), -EBADMSG);
 }
 
-static void test_flat_keyed_ignores_unknown_keys_and_reports_found(void)
+TEST(flat_keyed_ignores_unknown_keys_and_reports_found)
 {
 	static const char *const keys[] = {"nr_periods", "throttled_time", "absent"};
 	uint64_t v[3], found;
@@ -149,7 +149,7 @@ static void test_flat_keyed_ignores_unknown_keys_and_reports_found(void)
 	ASSERT_EQ_U64(v[1], 9);
 }
 
-static void test_flat_keyed_rejects_duplicate_or_malformed_known_keys(void)
+TEST(flat_keyed_rejects_duplicate_or_malformed_known_keys)
 {
 	static const char *const keys[] = {"max"};
 	uint64_t v[1], found;
@@ -163,7 +163,7 @@ static void test_flat_keyed_rejects_duplicate_or_malformed_known_keys(void)
 }
 
 /* The kernel's format and what it could turn into: every blank, long keys, bytes below ' '. */
-static void test_flat_keyed_splits_lines_as_words(void)
+TEST(flat_keyed_splits_lines_as_words)
 {
 	static const char *const keys[] = {"workingset_refault_anon", "a\rb", "max"};
 	uint64_t v[3], found;
@@ -189,7 +189,7 @@ static void test_flat_keyed_splits_lines_as_words(void)
  * Readers copy each list into the same stack array (read_keyed_file()):
  * every list must get its own keys, however many lists take turns.
  */
-static void test_flat_keyed_tells_lists_in_one_array_apart(void)
+TEST(flat_keyed_tells_lists_in_one_array_apart)
 {
 	static const char *const names[] = {"k0", "k1", "k2", "k3", "k4", "k5", "k6",
 					    "k7", "k8", "k9", "ka", "kb", "kc", "kd",
@@ -224,7 +224,7 @@ static void test_flat_keyed_tells_lists_in_one_array_apart(void)
  * give each file's own values. Each file is a copy of exactly its length,
  * so that a read past its end shows under the sanitizers.
  */
-static void test_flat_keyed_follows_files_that_change(void)
+TEST(flat_keyed_follows_files_that_change)
 {
 	static const char *const pool[] = {"a",		  "ab",
 					   "abcdefg",	  "abcdefgh",
@@ -279,7 +279,7 @@ static void test_flat_keyed_follows_files_that_change(void)
 	}
 }
 
-static void test_nested_fields_skip_unknown_and_need_equals(void)
+TEST(nested_fields_skip_unknown_and_need_equals)
 {
 	static const char *const keys[] = {"rbytes", "wiops"};
 	uint64_t v[2], found;
@@ -293,7 +293,7 @@ static void test_nested_fields_skip_unknown_and_need_equals(void)
 	ASSERT_EQ(parse_nested_fields(span_make(LIT("rbytes")), keys, 2, v, &found), -EBADMSG);
 }
 
-static void test_u64_list_reads_percpu_with_trailing_blank(void)
+TEST(u64_list_reads_percpu_with_trailing_blank)
 {
 	uint64_t *v;
 	size_t n;
@@ -307,7 +307,7 @@ static void test_u64_list_reads_percpu_with_trailing_blank(void)
 	ASSERT_EQ(parse_u64_list(LIT("1\n2\n"), &v, &n), -EBADMSG);
 }
 
-static void test_devnum_needs_both_numbers(void)
+TEST(devnum_needs_both_numbers)
 {
 	uint32_t maj, min;
 
@@ -317,22 +317,4 @@ static void test_devnum_needs_both_numbers(void)
 	ASSERT_EQ(parse_devnum(span_make(LIT("254")), &maj, &min), -EBADMSG);
 	ASSERT_EQ(parse_devnum(span_make(LIT("254:")), &maj, &min), -EBADMSG);
 	ASSERT_EQ(parse_devnum(span_make(LIT("4294967296:0")), &maj, &min), -EBADMSG);
-}
-
-int main(void)
-{
-	RUN(test_u64_rejects_everything_but_plain_decimal);
-	RUN(test_u64_matches_a_parser_checking_every_digit);
-	RUN(test_s64_accepts_minus_and_checks_both_bounds);
-	RUN(test_single_value_takes_max_and_one_trailing_newline);
-	RUN(test_single_s64_takes_a_sign_and_the_same_one_word);
-	RUN(test_flat_keyed_ignores_unknown_keys_and_reports_found);
-	RUN(test_flat_keyed_rejects_duplicate_or_malformed_known_keys);
-	RUN(test_flat_keyed_splits_lines_as_words);
-	RUN(test_flat_keyed_tells_lists_in_one_array_apart);
-	RUN(test_flat_keyed_follows_files_that_change);
-	RUN(test_nested_fields_skip_unknown_and_need_equals);
-	RUN(test_u64_list_reads_percpu_with_trailing_blank);
-	RUN(test_devnum_needs_both_numbers);
-	return 0;
 }

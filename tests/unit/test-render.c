@@ -8,7 +8,7 @@
 #include "exporter/textformat.h"
 #include "test.h"
 
-static void test_label_values_escape_backslash_quote_newline_only(void)
+TEST(label_values_escape_backslash_quote_newline_only)
 {
 	struct strbuf b = {0};
 
@@ -24,7 +24,7 @@ static const char *scaled(struct strbuf *b, uint64_t v, uint64_t div)
 	return b->buf;
 }
 
-static void test_scaled_values_are_exact_decimals(void)
+TEST(scaled_values_are_exact_decimals)
 {
 	struct strbuf b = {0};
 
@@ -71,7 +71,7 @@ static void test_scaled_values_are_exact_decimals(void)
  * OpenMetrics names counter and info families without the sample suffix,
  * has no untyped, and escapes '"' in HELP; 0.0.4 leaves names and quotes.
  */
-static void test_headers_name_and_type_families_as_each_format_wants(void)
+TEST(headers_name_and_type_families_as_each_format_wants)
 {
 	struct strbuf b = {0};
 
@@ -98,7 +98,7 @@ static void test_headers_name_and_type_families_as_each_format_wants(void)
 	ASSERT_STREQ(textformat_content_type(RENDER_OPENMETRICS), OPENMETRICS_CONTENT_TYPE);
 }
 
-static void test_every_metric_has_a_native_row_and_shared_names_are_adjacent(void)
+TEST(every_metric_has_a_native_row_and_shared_names_are_adjacent)
 {
 	ASSERT_EQ(native_naming.n_rows, _METRIC_MAX);
 	for (unsigned m = 0; m < _METRIC_MAX; m++) {
@@ -231,7 +231,7 @@ static const struct render_options text_native = {
 };
 
 /* cgroup_info's serial and ino rows are one family: one header over both. */
-static void test_snapshot_renders_grouped_families_with_self_metrics(void)
+TEST(snapshot_renders_grouped_families_with_self_metrics)
 {
 	struct snapshot s = sample_snapshot();
 	struct strbuf out = {0};
@@ -268,7 +268,7 @@ static void test_snapshot_renders_grouped_families_with_self_metrics(void)
 }
 
 /* cgroup_info carries what the path says runs in the cgroup (identity.h), once per cgroup. */
-static void test_cgroup_info_names_unit_container_and_pod(void)
+TEST(cgroup_info_names_unit_container_and_pod)
 {
 	struct snapshot s = snapshot_shell(
 	    "/kubepods.slice/kubepods-burstable.slice/"
@@ -305,7 +305,7 @@ static void test_cgroup_info_names_unit_container_and_pod(void)
  * creation time the runtime gave is a gauge in both; how each socket
  * answered is a self-metric in both, after the others.
  */
-static void test_runtime_names_label_the_container(void)
+TEST(runtime_names_label_the_container)
 {
 	struct snapshot s = snapshot_shell(
 	    "/machine.slice/"
@@ -374,7 +374,7 @@ static void extra_family(struct strbuf *b, enum render_format f, const void *use
  * the exposition, after the extra families. The cap keeps the root (2
  * series) and drops the second cgroup whole (5 series).
  */
-static void test_openmetrics_names_counter_families_without_total_and_ends_with_eof(void)
+TEST(openmetrics_names_counter_families_without_total_and_ends_with_eof)
 {
 	struct snapshot s = sample_snapshot();
 	struct strbuf out = {0};
@@ -416,7 +416,7 @@ static void test_openmetrics_names_counter_families_without_total_and_ends_with_
  * families, which cAdvisor types counter without "_total": those must be
  * untyped, never counters. Rows of one family are adjacent and agree on type.
  */
-static void test_cadvisor_rows_lint_clean_and_share_names_only_when_adjacent(void)
+TEST(cadvisor_rows_lint_clean_and_share_names_only_when_adjacent)
 {
 	for (size_t k = 0; k < cadvisor_naming.n_rows; k++) {
 		const struct cadvisor_row *c = &cadvisor_rows[k];
@@ -489,7 +489,7 @@ static char *render_cadvisor(enum render_format f, uint64_t cap)
 	return out.buf;
 }
 
-static void test_cadvisor_naming_renders_cadvisor_names_labels_and_units(void)
+TEST(cadvisor_naming_renders_cadvisor_names_labels_and_units)
 {
 	_cleanup_free_ char *text = render_cadvisor(RENDER_TEXT, 0);
 	/* in two, each within the length C compilers must take */
@@ -574,7 +574,7 @@ static void test_cadvisor_naming_renders_cadvisor_names_labels_and_units(void)
  * has 8 (6 native samples; three are limits of 0) and fits in 8; the
  * second cgroup's 15 are dropped.
  */
-static void test_cadvisor_naming_in_openmetrics_and_under_the_series_cap(void)
+TEST(cadvisor_naming_in_openmetrics_and_under_the_series_cap)
 {
 	_cleanup_free_ char *whole = render_cadvisor(RENDER_OPENMETRICS, 0);
 	_cleanup_free_ char *capped = render_cadvisor(RENDER_OPENMETRICS, 8);
@@ -600,7 +600,7 @@ static void test_cadvisor_naming_in_openmetrics_and_under_the_series_cap(void)
  * formula, unlimited memory and task limits are 0, a usage of 0 and a
  * memory limit that is set are as they are, and both scopes of page faults.
  */
-static void test_cadvisor_naming_of_a_v2_tree(void)
+TEST(cadvisor_naming_of_a_v2_tree)
 {
 	struct snapshot s = snapshot_shell("/c");
 	struct cgroup_record *root = &s.records[0], *c = &s.records[1];
@@ -654,7 +654,7 @@ static void test_cadvisor_naming_of_a_v2_tree(void)
  * record the rows come in table order; a record without a row's sample has no series of it. id is
  * escaped as native cgroup is.
  */
-static void test_cadvisor_family_of_several_rows_has_one_header(void)
+TEST(cadvisor_family_of_several_rows_has_one_header)
 {
 	struct snapshot s = snapshot_shell("/back\\slash\nnewline");
 	struct strbuf out = {0};
@@ -727,7 +727,7 @@ static char *render_cgroups(const struct snapshot *s, enum render_naming naming)
  * two-row family with one row's series in the 100th record and the other
  * row's in the 200th, and a family with a series in the 151st.
  */
-static void test_family_header_comes_once_before_its_first_series_across_steps(void)
+TEST(family_header_comes_once_before_its_first_series_across_steps)
 {
 	struct snapshot s = many_records();
 	_cleanup_free_ char *native = NULL, *cadvisor = NULL;
@@ -775,23 +775,4 @@ static void test_family_header_comes_once_before_its_first_series_across_steps(v
 		     "container_memory_failures_total{failure_type=\"pgmajfault\",id=\"/199\","
 		     "image=\"\",name=\"\",scope=\"hierarchy\"} 6\n");
 	sample_snapshot_done(&s);
-}
-
-int main(void)
-{
-	RUN(test_label_values_escape_backslash_quote_newline_only);
-	RUN(test_scaled_values_are_exact_decimals);
-	RUN(test_headers_name_and_type_families_as_each_format_wants);
-	RUN(test_every_metric_has_a_native_row_and_shared_names_are_adjacent);
-	RUN(test_snapshot_renders_grouped_families_with_self_metrics);
-	RUN(test_cgroup_info_names_unit_container_and_pod);
-	RUN(test_openmetrics_names_counter_families_without_total_and_ends_with_eof);
-	RUN(test_cadvisor_rows_lint_clean_and_share_names_only_when_adjacent);
-	RUN(test_cadvisor_naming_renders_cadvisor_names_labels_and_units);
-	RUN(test_cadvisor_naming_in_openmetrics_and_under_the_series_cap);
-	RUN(test_cadvisor_naming_of_a_v2_tree);
-	RUN(test_runtime_names_label_the_container);
-	RUN(test_cadvisor_family_of_several_rows_has_one_header);
-	RUN(test_family_header_comes_once_before_its_first_series_across_steps);
-	return 0;
 }

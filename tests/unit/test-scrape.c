@@ -87,7 +87,7 @@ static void concurrent_scrapes(struct fake *f, struct scrape *s, struct scraper 
 	ASSERT_EQ(pthread_join(b->thread, NULL), 0);
 }
 
-static void test_concurrent_scrapes_share_one_collection(void)
+TEST(concurrent_scrapes_share_one_collection)
 {
 	struct fake f = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
 	struct scraper a, b;
@@ -111,7 +111,7 @@ static void test_concurrent_scrapes_share_one_collection(void)
 	scrape_free(s);
 }
 
-static void test_min_interval_serves_the_last_collection(void)
+TEST(min_interval_serves_the_last_collection)
 {
 	struct fake f = {
 	    .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER, .release = true};
@@ -131,7 +131,7 @@ static void test_min_interval_serves_the_last_collection(void)
 	scrape_free(s);
 }
 
-static void test_failed_collection_is_shared_but_not_cached(void)
+TEST(failed_collection_is_shared_but_not_cached)
 {
 	struct fake f = {
 	    .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER, .result = -EIO};
@@ -191,7 +191,7 @@ static void *scrape_many(void *userdata)
  * the next flight must join that flight, not take a missing exposition.
  * The race needs no luck here; wrk found it in a second.
  */
-static void test_back_to_back_scrapes_always_get_an_exposition(void)
+TEST(back_to_back_scrapes_always_get_an_exposition)
 {
 	struct fake f = {
 	    .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER, .release = true};
@@ -210,7 +210,7 @@ static void test_back_to_back_scrapes_always_get_an_exposition(void)
 	scrape_free(s);
 }
 
-static void test_bodies_stream_whole_in_every_variant(void)
+TEST(bodies_stream_whole_in_every_variant)
 {
 	struct fake f = {
 	    .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER, .release = true};
@@ -240,14 +240,4 @@ static void test_bodies_stream_whole_in_every_variant(void)
 	free(om);
 	exposition_unref(e);
 	scrape_free(s);
-}
-
-int main(void)
-{
-	RUN(test_concurrent_scrapes_share_one_collection);
-	RUN(test_min_interval_serves_the_last_collection);
-	RUN(test_failed_collection_is_shared_but_not_cached);
-	RUN(test_back_to_back_scrapes_always_get_an_exposition);
-	RUN(test_bodies_stream_whole_in_every_variant);
-	return 0;
 }

@@ -62,14 +62,14 @@ static void assert_picks(const char *yaml, const struct pick *p, size_t n)
 	assert_picks(yaml, (const struct pick[]){__VA_ARGS__},                                     \
 		     sizeof((const struct pick[]){__VA_ARGS__}) / sizeof(struct pick))
 
-static void test_without_roots_every_hierarchy_is_whole(void)
+TEST(without_roots_every_hierarchy_is_whole)
 {
 	ASSERT_PICKS("per_cpu: false\n", {"/sys/fs/cgroup", "/", 0, true},
 		     {"/sys/fs/cgroup", "/a/b/c", 3, true},
 		     {"/sys/fs/cgroup/memory", "/a", 1, true});
 }
 
-static void test_root_at_a_mount_takes_that_hierarchy_whole(void)
+TEST(root_at_a_mount_takes_that_hierarchy_whole)
 {
 	ASSERT_PICKS("cgroup_roots: [/sys/fs/cgroup/memory]\n",
 		     {"/sys/fs/cgroup/memory", "/", 0, true},
@@ -80,7 +80,7 @@ static void test_root_at_a_mount_takes_that_hierarchy_whole(void)
 		     {"/sys/fs/cgroup/memory2", "/", 0, false});
 }
 
-static void test_root_below_a_mount_takes_that_subtree(void)
+TEST(root_below_a_mount_takes_that_subtree)
 {
 	ASSERT_PICKS("cgroup_roots: [/sys/fs/cgroup/system.slice]\n",
 		     {"/sys/fs/cgroup", "/system.slice", 1, true},
@@ -91,7 +91,7 @@ static void test_root_below_a_mount_takes_that_subtree(void)
 		     {"/sys/fs/cgroup/memory", "/system.slice", 1, false});
 }
 
-static void test_any_of_several_roots_selects(void)
+TEST(any_of_several_roots_selects)
 {
 	ASSERT_PICKS(
 	    "cgroup_roots: [/sys/fs/cgroup/memory/a, /sys/fs/cgroup/pids]\n",
@@ -99,7 +99,7 @@ static void test_any_of_several_roots_selects(void)
 	    {"/sys/fs/cgroup/pids", "/b", 1, true}, {"/sys/fs/cgroup/cpu", "/a", 1, false});
 }
 
-static void test_max_depth_counts_from_the_selecting_root(void)
+TEST(max_depth_counts_from_the_selecting_root)
 {
 	/* 1: the roots only */
 	ASSERT_PICKS("max_depth: 1\n", {"/sys/fs/cgroup", "/", 0, true},
@@ -118,7 +118,7 @@ static void test_max_depth_counts_from_the_selecting_root(void)
 	ASSERT_PICKS("max_depth: 0\n", {"/sys/fs/cgroup", "/a/b/c/d/e/f/g/h", 8, true});
 }
 
-static void test_include_and_exclude_apply_below_the_roots(void)
+TEST(include_and_exclude_apply_below_the_roots)
 {
 	ASSERT_PICKS("include: [\"/system.slice/**\"]\nexclude: [\"/**/*.mount\"]\n",
 		     {"/sys/fs/cgroup", "/system.slice/a.service", 2, true},
@@ -137,9 +137,9 @@ static void test_include_and_exclude_apply_below_the_roots(void)
 /* Whether the collector skips the reader named name, which must exist. */
 static bool skipped(const struct collect_options *o, const char *name)
 {
-	for (size_t i = 0; i < n_controllers; i++)
-		if (strcmp(controllers[i]->name, name) == 0)
-			return o->skip_controllers & (1u << i);
+	for (size_t i = 0; i < _CONTROLLER_MAX; i++)
+		if (strcmp(controller_info[i].name, name) == 0)
+			return o->skip_controllers & CONTROLLER_BIT(i);
 	fprintf(stderr, "no reader named %s\n", name);
 	abort();
 }
@@ -150,22 +150,23 @@ static void assert_reads_only(const char *yaml, const char *const *read)
 	struct config *c;
 	struct collect_options o = options(yaml, &c);
 
-	for (size_t i = 0; i < n_controllers; i++) {
+	for (size_t i = 0; i < _CONTROLLER_MAX; i++) {
+		const char *name = controller_info[i].name;
 		bool wanted = false;
 
 		for (const char *const *r = read; *r; r++)
-			wanted = wanted || strcmp(*r, controllers[i]->name) == 0;
-		if (skipped(&o, controllers[i]->name) == wanted) {
-			fprintf(stderr, "%s: reader %s is %s\n", yaml, controllers[i]->name,
+			wanted = wanted || strcmp(*r, name) == 0;
+		if (skipped(&o, name) == wanted) {
+			fprintf(stderr, "%s: reader %s is %s\n", yaml, name,
 				wanted ? "skipped" : "read");
 			abort();
 		}
 	}
-	ASSERT_EQ(o.skip_controllers >> n_controllers, 0);
+	ASSERT_EQ(o.skip_controllers >> _CONTROLLER_MAX, 0);
 	config_free(c);
 }
 
-static void test_controllers_are_matched_by_name(void)
+TEST(controllers_are_matched_by_name)
 {
 	assert_reads_only("controllers: [all]\n",
 			  (const char *const[]){"cpuacct", "cpu", "memory", "hugetlb", "blkio",
@@ -178,7 +179,7 @@ static void test_controllers_are_matched_by_name(void)
 			  (const char *const[]){"hugetlb", "pressure", NULL});
 }
 
-static void test_io_and_blkio_both_name_the_blkio_reader(void)
+TEST(io_and_blkio_both_name_the_blkio_reader)
 {
 	assert_reads_only("controllers: [io]\n", (const char *const[]){"blkio", NULL});
 	assert_reads_only("controllers: [blkio]\n", (const char *const[]){"blkio", NULL});
@@ -186,7 +187,7 @@ static void test_io_and_blkio_both_name_the_blkio_reader(void)
 			  (const char *const[]){"blkio", "cpu", NULL});
 }
 
-static void test_files_and_per_cpu_come_through(void)
+TEST(files_and_per_cpu_come_through)
 {
 	struct config *c;
 	struct collect_options o = options("per_cpu: true\n", &c);
@@ -203,7 +204,7 @@ static void test_files_and_per_cpu_come_through(void)
 	config_free(c);
 }
 
-static void test_scrape_settings_come_through(void)
+TEST(scrape_settings_come_through)
 {
 	struct config *c =
 	    load("naming: cadvisor\nmin_interval: 2s\nmax_series: 7\ngzip_level: 6\n");
@@ -217,19 +218,4 @@ static void test_scrape_settings_come_through(void)
 	c = load("naming: native\n");
 	ASSERT_EQ(selection_scrape_settings(c).naming, RENDER_NAMING_NATIVE);
 	config_free(c);
-}
-
-int main(void)
-{
-	RUN(test_without_roots_every_hierarchy_is_whole);
-	RUN(test_root_at_a_mount_takes_that_hierarchy_whole);
-	RUN(test_root_below_a_mount_takes_that_subtree);
-	RUN(test_any_of_several_roots_selects);
-	RUN(test_max_depth_counts_from_the_selecting_root);
-	RUN(test_include_and_exclude_apply_below_the_roots);
-	RUN(test_controllers_are_matched_by_name);
-	RUN(test_io_and_blkio_both_name_the_blkio_reader);
-	RUN(test_files_and_per_cpu_come_through);
-	RUN(test_scrape_settings_come_through);
-	return 0;
 }

@@ -330,7 +330,7 @@ static void check_churned_walk(uint64_t seed, size_t budget, bool keep)
 	free(m);
 }
 
-static void test_churn_between_steps_keeps_the_cursor_rules(void)
+TEST(churn_between_steps_keeps_the_cursor_rules)
 {
 	static const size_t budgets[] = {1, 2, 3, 5, 8};
 
@@ -374,7 +374,7 @@ static const char *walk_all(struct model *m, size_t budget)
  * through the directory kept for the removed one (record_visit checks the
  * directory it is handed).
  */
-static void test_kept_directories_serve_later_walks_but_not_a_new_namesake(void)
+TEST(kept_directories_serve_later_walks_but_not_a_new_namesake)
 {
 	struct model m;
 	struct keeper *k = keeper_new();
@@ -406,7 +406,7 @@ static void test_kept_directories_serve_later_walks_but_not_a_new_namesake(void)
 	free((char *)m.root);
 }
 
-static void test_siblings_follow_serial_not_name_order_depth_first(void)
+TEST(siblings_follow_serial_not_name_order_depth_first)
 {
 	struct model m;
 
@@ -427,7 +427,7 @@ static int by_key(const void *a, const void *b)
 }
 
 /* Without cgroup.serial the identity is st_ino; the order is whatever the inodes say. */
-static void test_without_serial_siblings_follow_inode_numbers(void)
+TEST(without_serial_siblings_follow_inode_numbers)
 {
 	struct model m;
 	struct node sorted[NODES_MAX];
@@ -448,7 +448,7 @@ static void test_without_serial_siblings_follow_inode_numbers(void)
 }
 
 /* The cursor's cgroup is removed: resume at the smallest sibling identity above it. */
-static void test_removed_cursor_resumes_at_next_larger_sibling(void)
+TEST(removed_cursor_resumes_at_next_larger_sibling)
 {
 	struct model m;
 	struct walk *w;
@@ -472,7 +472,7 @@ static void test_removed_cursor_resumes_at_next_larger_sibling(void)
 }
 
 /* A cgroup created below an already-visited sibling is behind the cursor: not visited. */
-static void test_cgroup_created_behind_cursor_is_not_visited(void)
+TEST(cgroup_created_behind_cursor_is_not_visited)
 {
 	struct model m;
 	struct walk *w;
@@ -492,7 +492,7 @@ static void test_cgroup_created_behind_cursor_is_not_visited(void)
 }
 
 /* The cursor and its parent both removed: resume after the parent. */
-static void test_removed_ancestor_resumes_after_the_ancestor(void)
+TEST(removed_ancestor_resumes_after_the_ancestor)
 {
 	struct model m;
 	struct walk *w;
@@ -520,7 +520,7 @@ static void test_removed_ancestor_resumes_after_the_ancestor(void)
  * cursor's old path no longer resolves, so the walk resumes after the
  * renamed cgroup rather than reporting children under a stale path.
  */
-static void test_renamed_cursor_parent_never_yields_stale_paths(void)
+TEST(renamed_cursor_parent_never_yields_stale_paths)
 {
 	struct model m;
 	struct walk *w;
@@ -563,7 +563,7 @@ static int remove_sibling_on_visit(void *userdata, const struct walk_entry *e)
  * cgroup.serial now unreadable as a number, it is still visited in place,
  * so the walk did not read it again (one read per sibling, not per step).
  */
-static void test_later_steps_keep_the_identities_already_read(void)
+TEST(later_steps_keep_the_identities_already_read)
 {
 	static const char *const names[] = {"a", "b", "c", "d"};
 	struct model m;
@@ -624,7 +624,7 @@ static struct id_table *family_walked_once(struct model *m, struct id_cache **re
  * them in order under their identities. Only the first one remembered, /p,
  * is read again, and it still matches.
  */
-static void test_later_walks_reuse_the_identities_read_before(void)
+TEST(later_walks_reuse_the_identities_read_before)
 {
 	struct id_cache *cache;
 	struct model m;
@@ -643,7 +643,7 @@ static void test_later_walks_reuse_the_identities_read_before(void)
  * numbers, with new serials: the first identity remembered no longer
  * matching its file, the walk reads them all again.
  */
-static void test_a_remembered_identity_that_moved_makes_the_walk_read_all(void)
+TEST(a_remembered_identity_that_moved_makes_the_walk_read_all)
 {
 	static const uint64_t fresh[] = {0, 11, 14, 13, 12};
 	struct id_cache *cache;
@@ -666,7 +666,7 @@ static void test_a_remembered_identity_that_moved_makes_the_walk_read_all(void)
 }
 
 /* Removed between listing and visit, inside one step: skipped and counted. */
-static void test_cgroup_removed_mid_step_is_skipped_and_counted(void)
+TEST(cgroup_removed_mid_step_is_skipped_and_counted)
 {
 	struct model m;
 	struct walk *w;
@@ -683,21 +683,4 @@ static void test_cgroup_removed_mid_step_is_skipped_and_counted(void)
 	walk_free(w);
 	tmpdir_remove(m.root);
 	free((char *)m.root);
-}
-
-int main(void)
-{
-	RUN(test_siblings_follow_serial_not_name_order_depth_first);
-	RUN(test_without_serial_siblings_follow_inode_numbers);
-	RUN(test_removed_cursor_resumes_at_next_larger_sibling);
-	RUN(test_cgroup_created_behind_cursor_is_not_visited);
-	RUN(test_removed_ancestor_resumes_after_the_ancestor);
-	RUN(test_cgroup_removed_mid_step_is_skipped_and_counted);
-	RUN(test_later_steps_keep_the_identities_already_read);
-	RUN(test_later_walks_reuse_the_identities_read_before);
-	RUN(test_a_remembered_identity_that_moved_makes_the_walk_read_all);
-	RUN(test_renamed_cursor_parent_never_yields_stale_paths);
-	RUN(test_churn_between_steps_keeps_the_cursor_rules);
-	RUN(test_kept_directories_serve_later_walks_but_not_a_new_namesake);
-	return 0;
 }

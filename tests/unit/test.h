@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Minimal test harness: assertions abort with file:line and both values, so
- * a failing meson test says exactly what differed. Helpers build fake
- * cgroup trees in a temporary directory.
+ * Minimal test harness: TEST(name) { ... } defines a test case that
+ * registers itself, and helpers.c's main() runs a file's cases in the
+ * order they are written (TEST_ONLY=name runs one). Assertions abort with
+ * file:line and both values, so a failing meson test says exactly what
+ * differed. Helpers build fake cgroup trees in a temporary directory.
  */
 #pragma once
 
@@ -53,11 +55,27 @@
 		}                                                                                  \
 	} while (0)
 
-#define RUN(test)                                                                                  \
-	do {                                                                                       \
-		test();                                                                            \
-		printf("ok %s\n", #test);                                                          \
-	} while (0)
+struct test_case {
+	const char *name;
+	void (*run)(void);
+	unsigned line; /* where it is written: cases run in this order */
+	struct test_case *next;
+};
+
+void test_register(struct test_case *t);
+
+/* The test program's arguments (meson's `args:`), for cases that need a binary's path. */
+extern int test_argc;
+extern char **test_argv;
+
+#define TEST(name)                                                                                 \
+	static void test_##name(void);                                                             \
+	__attribute__((constructor)) static void test_register_##name(void)                        \
+	{                                                                                          \
+		static struct test_case t = {#name, test_##name, __LINE__, NULL};                  \
+		test_register(&t);                                                                 \
+	}                                                                                          \
+	static void test_##name(void)
 
 /* Parses a literal, as a fixture would be: (buf, len) without the NUL. */
 #define LIT(s) (s), (sizeof(s) - 1)
