@@ -14,6 +14,8 @@
 # each once with no reader and once with cgacctd scraped every second, as
 # Prometheus would.  Each result line is "WORKLOAD DEPTH READER VALUE",
 # after a "mark" line that the host timestamps to give its wall time.
+# Not -e: a run that fails leaves no result line, which the host reports.
+set -u
 echo "+cpu" >"$CG_V2/cgroup.subtree_control"
 for depth in $SCHED_DEPTHS; do
 	dir=$CG_V2

@@ -9,6 +9,7 @@
 # second cgacctd at equal data: configured with only the controllers whose
 # files systemd-cgtop reads.  Every figure is one "R KEY VALUE..." line for
 # tests/bench/scrape-table.py on the host.
+# Not -e: a run that fails is logged and the next one still runs; the host reads the log.
 set -u
 port=19753
 equal_port=19754
@@ -75,6 +76,7 @@ cgacctd_pid=
 start_cgacctd() {
 	listen=$1
 	shift
+	# shellcheck disable=SC3045 # (busybox sh has ulimit -n)
 	(ulimit -n 65536 && exec cgacctd --listen "127.0.0.1:$listen" "$@") 2>>/tmp/cgacctd.log &
 	cgacctd_pid=$!
 	tries=300

@@ -10,6 +10,7 @@
 #   cgacctd.status, disk.written (bytes the disk group wrote), demo logs.
 # Steps are logged as "step: ..." lines; the exit status is 0 unless a step
 # that the checker cannot judge failed.
+# Not -e: each step checks what it needs and exits with its own message.
 set -u
 out=/out
 settle=${CGACCT_SETTLE:-4}
@@ -70,4 +71,4 @@ demo-tree.sh stop || exit 1
 for h in $hierarchies; do
 	[ ! -e "$h/demo" ] || { echo "$h/demo is still there"; exit 1; }
 done
-step done
+step "done"

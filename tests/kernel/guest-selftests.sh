@@ -6,6 +6,8 @@
 # cgroup2 mount, under a cpuset of one CPU, so the checks that they skip
 # rather than fail there are exercised too.
 # The TAP lines carry the results, so the exit status is 0 whatever they say.
+# Not -e: a program that fails says so in TAP, and the next one runs.
+set -u
 cd /selftests || exit 1
 
 run() {

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Result bookkeeping shared by the suites (sourced).  Every check records one
 # line "pass|fail|skip NAME" in $CGACCT_RESULTS, which tests/run totals, and
 # prints it for the reader.  CGACCT_RESULT_PREFIX goes before every name, for

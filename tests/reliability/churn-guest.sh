@@ -17,6 +17,7 @@
 # cgacctd too little CPU to answer a 1 s scrape timeout, and this test is
 # about churn, not speed.  /out gets rss (seconds, VmRSS in kB, every
 # second), churn.log, cgacctd.log, cgacctd.uid and cgacctd.exit.
+# Not -e: each step checks what it needs and exits with its own message.
 set -u
 seconds=$1
 state=/run/churn-state
@@ -30,7 +31,8 @@ for h in $(demo-tree.sh hierarchies); do
 	mkdir "$h/keep" || exit 1
 	# v2: the churned children of /keep get every controller
 	if [ -e "$h/keep/cgroup.subtree_control" ]; then
-		for c in $(cat "$h/keep/cgroup.controllers"); do
+		read -r controllers <"$h/keep/cgroup.controllers"
+		for c in $controllers; do
 			echo "+$c" >"$h/keep/cgroup.subtree_control"
 		done
 	fi

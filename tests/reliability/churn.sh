@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/reliability/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # The churn test: a guest churns cgroups (churn-guest.sh) while a host
 # Prometheus scrapes cgacctd every second and scrape_loop.py scrapes it in a
 # loop and judges every exposition; cgacctd's RSS must level off.
@@ -37,8 +40,7 @@ test_churn() {
 		-- sh /usr/local/bin/churn-guest.sh "$churn_seconds" >"$art/churn.log" 2>&1 &
 	guest=$!
 	started+=("$guest")
-	local i
-	for i in $(seq 300); do
+	for _ in $(seq 300); do
 		curl -sf -o /dev/null --max-time 10 "http://127.0.0.1:$port/metrics" && break
 		kill -0 "$guest" 2>/dev/null || break
 		sleep 1

@@ -21,6 +21,7 @@
 #               which removes just those files (ctl-disabled)
 #   pressure    /pressure maps memory over its memory.high in a loop:
 #               baseline-N scrapes before, pressure-N while it presses
+# Not -e: a case that fails leaves its files for check_faults.py and the next one runs.
 set -u
 out=/out
 url=http://127.0.0.1:19753/metrics

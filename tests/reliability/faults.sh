@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/reliability/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # The faults and privilege tests: faults-guest.sh in a hybrid-layout guest
 # with the demo tree (a v1 hierarchy to unmount, and groups at their memory
 # limits), judged by check_faults.py.

@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/reliability/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # Helpers for the reliability suite (sourced, after tests/service/lib.sh):
 # what a Prometheus of ours (start_prometheus) says about its scrapes, and
 # the handshake with a guest that waits for the host.
@@ -55,8 +58,8 @@ check_prometheus_scrapes() {
 # connection. QEMU accepts on the host side before the guest listens, so
 # only the guest's "ready" counts.
 guest_handshake() {
-	local i line
-	for i in $(seq 300); do
+	local line
+	for _ in $(seq 300); do
 		line=
 		if exec 3<>"/dev/tcp/127.0.0.1/$1"; then
 			read -r -t 5 line <&3

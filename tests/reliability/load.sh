@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/reliability/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # The load test, on the host against the fake tree of tests/service: wrk
 # with 64 connections, then 500 idle or slow connections held open while a
 # Prometheus scrapes every second.  Figures only are printed for speed;
@@ -33,9 +36,9 @@ test_load() {
 		"$rps requests/s, latency p50 $p50 p99 $p99, $errors errors, $non2xx non-2xx"
 
 	/usr/bin/python3 "$here/slow_clients.py" "$port" 500 >"$art/slow-clients.txt" 2>&1 &
-	local holder=$! i
+	local holder=$!
 	started+=("$holder")
-	for i in $(seq 120); do
+	for _ in $(seq 120); do
 		grep -q '^ready' "$art/slow-clients.txt" && break
 		kill -0 "$holder" 2>/dev/null || break
 		sleep 0.5

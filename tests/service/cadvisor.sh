@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/service/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # naming: cadvisor. One daemon serves native names, is reloaded with
 # naming: cadvisor and then serves cAdvisor's names and labels (id = the
 # cgroup path, name and image empty, cpu="total") with the same values,

@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/service/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # cgacctd --check-config: each kind of mistake exits non-zero with a message
 # that names file:line:col; a good file (and its web-config) exits 0.
 
@@ -9,6 +12,7 @@ bad_config() {
 	msg=$("$bin" --check-config --config "$f" 2>&1)
 	rc=$?
 	detail="exit $rc: $msg"
+	# shellcheck disable=SC2016 # (the script's arguments expand in its own shell)
 	check "check-config/$name" bash -c '[ "$1" != 0 ] && grep -qE "^cgacctd: $2:[0-9]+:[0-9]+: " <<<"$3"' \
 		_ "$rc" "$located" "$msg"
 }

@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/service/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # Hostile HTTP: path tricks, methods we do not serve, HTTP/1.0, pipelining,
 # a missing or doubled Host header,
 # bad versions and garbage, oversized request lines and headers; and basic
@@ -6,7 +9,7 @@
 # raw NAME REQUEST: sends REQUEST (printf escapes) as it is; the response
 # goes to $out/NAME, its status lines to $out/NAME.status.
 raw() {
-	printf "$2" | /usr/bin/python3 "$here/raw-http.py" "$port" >"$out/$1"
+	printf '%b' "$2" | /usr/bin/python3 "$here/raw-http.py" "$port" >"$out/$1"
 	raw_status=$?
 	tr -d '\r' <"$out/$1" | grep -a '^HTTP/1\.[01] [0-9]' | cut -d' ' -f2 | tr '\n' ' ' >"$out/$1.status"
 }

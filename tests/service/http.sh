@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/service/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # The plain HTTP contract of one daemon with the built-in configuration.
 
 test_http() {

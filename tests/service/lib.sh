@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/service/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # Helpers for the service suite (sourced): fake cgroup trees, free ports,
 # starting and stopping daemons with bounded waits, HTTP checks with curl.
 # Every address is 127.0.0.1; every wait has a limit.
@@ -30,8 +33,7 @@ start_daemon() {
 
 # wait_listening PORT: until something accepts on 127.0.0.1:PORT (5 s).
 wait_listening() {
-	local i
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
 		sleep 0.1
 	done
@@ -56,7 +58,7 @@ serve() {
 # the job) added to its job; sets prom_url and prom_pid. Records a failure
 # if it does not get ready within 60 s.
 start_prometheus() {
-	local d=$work/$1-prometheus port i
+	local d=$work/$1-prometheus port
 	port=$(free_port)
 	prom_url=http://127.0.0.1:$port
 	mkdir -p "$d/data"
@@ -76,7 +78,7 @@ EOC
 		>"$logs/$1-prometheus.log" 2>&1 &
 	prom_pid=$!
 	started+=("$prom_pid")
-	for i in $(seq 120); do
+	for _ in $(seq 120); do
 		curl -sf -o /dev/null --max-time 2 "$prom_url/-/ready" && return 0
 		sleep 0.5
 	done
@@ -86,9 +88,8 @@ EOC
 
 # hup_and_wait PID LOG TEXT: SIGHUP, then wait up to 3 s for TEXT in LOG.
 hup_and_wait() {
-	local i
 	kill -HUP "$1"
-	for i in $(seq 30); do
+	for _ in $(seq 30); do
 		grep -q "$3" "$2" && return 0
 		sleep 0.1
 	done
@@ -97,9 +98,8 @@ hup_and_wait() {
 
 # stop PID: SIGTERM, then wait up to 5 s; returns the exit status (124 if it hung).
 stop() {
-	local i
 	kill -TERM "$1" 2>/dev/null
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		kill -0 "$1" 2>/dev/null || { wait "$1"; return; }
 		sleep 0.1
 	done

@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/service/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # --once: one collection along the service's own path, so that it prints
 # what a scrape serves, container names from the runtime included.
 

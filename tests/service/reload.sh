@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/service/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # SIGHUP: a bad new configuration is logged and the old one keeps serving;
 # a good one takes effect (here: a different exclude filter, then a new
 # listen address).

@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/service/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # Concurrent scrapes share one collection. /a's memory.current is a FIFO
 # here, so every collection blocks on it until the test writes a value:
 # the test decides when a collection ends, so "concurrent" is certain.

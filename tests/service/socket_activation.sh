@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/service/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # systemd integration without systemd: socket activation through
 # systemd-socket-activate, the notification protocol through a socket of
 # our own (READY, STATUS, RELOADING, WATCHDOG, STOPPING), and priority
@@ -49,7 +52,8 @@ test_socket_activation() {
 	# stderr is "the journal" when $JOURNAL_STREAM names its device and inode.
 	: >"$out/journal"
 	port=$(free_port)
-	JOURNAL_STREAM=$(stat -c '%d:%i' "$out/journal") \
+	journal_id=$(stat -c '%d:%i' "$out/journal")
+	JOURNAL_STREAM=$journal_id \
 		"$bin" --mountinfo "$tree/mountinfo" --root "$tree" --listen "127.0.0.1:$port" 2>>"$out/journal" &
 	daemon=$!
 	started+=("$daemon")

@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/service/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # TLS with a CA made here, basic auth with an htpasswd bcrypt hash, client
 # certificates, and a real Prometheus scraping over TLS with auth.
 
@@ -26,7 +29,7 @@ prometheus_scrapes() {
     basic_auth:
       username: prom
       password: secret" || return
-	for i in $(seq 60); do
+	for _ in $(seq 60); do
 		health=$(curl -s --max-time 2 "$prom_url/api/v1/targets" |
 			/usr/bin/python3 -c 'import json, sys
 t = json.load(sys.stdin)["data"]["activeTargets"]
@@ -48,10 +51,12 @@ print(t[0]["health"], t[0]["lastError"] or "-") if t else print("none")' 2>/dev/
 test_tls_auth() {
 	local dir port daemon url out=$work/tls-auth hash code
 	mkdir -p "$work/pki" "$out"
-	make_ca ca && make_cert server ca 'IP:127.0.0.1,DNS:localhost' serverAuth ||
-		{ result fail tls-auth/make-pki; return; }
+	if ! make_ca ca || ! make_cert server ca 'IP:127.0.0.1,DNS:localhost' serverAuth; then
+		result fail tls-auth/make-pki
+		return
+	fi
 	hash=$(htpasswd -nbBC 10 prom secret | cut -d: -f2-)
-	check tls-auth/htpasswd-makes-2y-hash test "${hash:0:4}" = '$2y$'
+	check tls-auth/htpasswd-makes-2y-hash test "${hash:0:4}" = "\$2y\$"
 	cat >"$out/web.yml" <<EOC
 tls_server_config:
   cert_file: ../pki/server.pem
@@ -92,8 +97,11 @@ EOC
 test_client_certificates() {
 	local dir port daemon url out=$work/mtls
 	mkdir -p "$out"
-	make_ca other && make_cert client ca 'DNS:client' clientAuth &&
-		make_cert stranger other 'DNS:stranger' clientAuth || { result fail tls-auth/make-client-pki; return; }
+	if ! make_ca other || ! make_cert client ca 'DNS:client' clientAuth ||
+		! make_cert stranger other 'DNS:stranger' clientAuth; then
+		result fail tls-auth/make-client-pki
+		return
+	fi
 	cat >"$out/web.yml" <<EOC
 tls_server_config:
   cert_file: ../pki/server.pem

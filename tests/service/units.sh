@@ -1,3 +1,6 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (Sourced by tests/service/run: it reads variables set there and sets some read
+# there, such as $detail for check(); checked alone, shellcheck sees neither.)
 # The systemd units as shipped: systemd-analyze verify passes (with the
 # built binary in ExecStart and the man pages on MANPATH, which verify
 # looks up), and the service's exposure level is at most 1.5.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Runs as root in the Debian guest (vm/guest --image debian), systemd as
 # PID 1, after tests/system/run has put its settings above this line:
 # DEB and DEB_UPGRADE (the package and the same package as the next
@@ -72,7 +73,9 @@ check service/info-names-the-unit \
 pid=$(main_pid)
 status=/proc/$pid/status
 detail=$(grep -E '^(Uid|Gid|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' "$status" | tr -s '\t\n' '  ')
+# shellcheck disable=SC2016 # (awk programs)
 check service/runs-as-cgacct awk -v u="$uid" '$1 == "Uid:" { exit !($2 == u && $3 == u && $4 == u && $5 == u) }' "$status"
+# shellcheck disable=SC2016 # (an awk program)
 check service/no-capabilities awk '/^Cap(Inh|Prm|Eff|Bnd|Amb):/ && $2 !~ /^0+$/ { bad = 1 } END { exit bad }' "$status"
 check service/no-new-privileges grep -q '^NoNewPrivs:[[:space:]]*1$' "$status"
 check service/seccomp-filter grep -q '^Seccomp:[[:space:]]*2$' "$status"
@@ -248,7 +251,7 @@ detail=$(apt-get purge -y cgacct 2>&1 | tail -n 2 | tr '\n' ' ')
 check purge/succeeds test -z "$(dpkg-query -W -f='${Status}' cgacct 2>/dev/null | grep -v not-installed)"
 left=$(while read -r f; do [ -d "$f" ] || [ ! -e "$f" ] || echo "$f"; done </tmp/files)
 left+=$(find /etc/cgacct /etc/systemd/system -name 'cgacct*' 2>/dev/null)
-detail=$(echo $left)
+detail=$(tr '\n' ' ' <<<"$left")
 check purge/leaves-no-file test -z "$left"
 detail=$(systemctl show -P LoadState cgacctd.service)
 check purge/units-gone test "$detail" = not-found

@@ -33,6 +33,7 @@
 # CGACCT_DEMO_DISK_REPEAT (seconds between write rounds; default 0 = write
 # once, then hold).  State (pids, logs, bytes written) is kept in
 # CGACCT_DEMO_STATE (default /run/cgacct-demo).
+# Not -e: each step checks what it needs and dies with its own message.
 set -u
 
 disk=${CGACCT_DEMO_DISK:-/dev/vda}
@@ -83,7 +84,8 @@ pin_cpus() {
 enable_subtree() {
 	dir=$1
 	[ -e "$dir/cgroup.subtree_control" ] || return 0
-	for c in $(cat "$dir/cgroup.controllers"); do
+	read -r controllers <"$dir/cgroup.controllers"
+	for c in $controllers; do
 		echo "+$c" >"$dir/cgroup.subtree_control" || die "cannot enable $c in $dir"
 	done
 }
@@ -194,6 +196,8 @@ start() {
 remove_group() {
 	for h in $(hierarchies); do
 		[ -d "$h$1" ] || continue
+		# cgroup names here are the demo's own, without blanks
+		# shellcheck disable=SC2044
 		for dir in $(find "$h$1" -depth -type d); do
 			tries=50
 			until rmdir "$dir" 2>/dev/null; do

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for the vm/ scripts: where the cache lives and how to fail.
 # Sourced, not executed.
 

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Build cgacct's Debian package for what installs or checks it (vm/up
 # --image debian, the package and system suites); sourced:
 #   build_deb DIR

@@ -7,6 +7,7 @@
 # forwards too, so that tests can compare the exported counters with what
 # the workloads did.  POST /cgi-bin/stop?GROUP there stops /demo/GROUP's
 # workload, as a job that ends would, so that its alerts resolve.
+set -eu
 export CGACCT_DEMO_DISK_REPEAT=5
 state=/run/cgacct-demo
 demo-tree.sh start || exit 1

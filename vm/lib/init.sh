@@ -3,6 +3,8 @@
 # the cgroup layout named in /etc/cgacct/layout, runs /etc/cgacct/cmd with its
 # output on ttyS1, reports the exit status there, ships /out on ttyS2 as a tar
 # stream, and powers off.  Kernel messages stay on ttyS0.
+# Not -e: whatever fails while setting up, the guest must still report and power off.
+set -u
 export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 /bin/busybox --install -s /bin
 
@@ -16,6 +18,7 @@ mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 grep -q hugetlbfs /proc/filesystems && mount -t hugetlbfs hugetlbfs /dev/hugepages
 hostname guest
+# shellcheck source=vm/lib/job.sh # (vm/guest copies it there)
 . /etc/cgacct/job.sh
 job_ports
 
@@ -28,7 +31,8 @@ if [ -e /sys/class/net/eth0 ]; then
 fi
 
 enable_v2_controllers() {
-	for c in $(cat "$1/cgroup.controllers"); do
+	read -r controllers <"$1/cgroup.controllers"
+	for c in $controllers; do
 		echo "+$c" >"$1/cgroup.subtree_control"
 	done
 }
@@ -39,10 +43,10 @@ v1)
 	# One hierarchy per controller, cpu and cpuacct co-mounted, as systemd
 	# and most distributions mounted v1.
 	mount -t tmpfs -o mode=755 cgroup /sys/fs/cgroup
-	for c in $(awk 'NR > 1 && $4 == 1 { print $1 }' /proc/cgroups); do
+	awk 'NR > 1 && $4 == 1 { print $1 }' /proc/cgroups | while read -r c; do
 		case "$c" in cpu | cpuacct) continue ;; esac
-		mkdir /sys/fs/cgroup/$c
-		mount -t cgroup -o "$c" cgroup /sys/fs/cgroup/$c
+		mkdir "/sys/fs/cgroup/$c"
+		mount -t cgroup -o "$c" cgroup "/sys/fs/cgroup/$c"
 	done
 	mkdir /sys/fs/cgroup/cpu,cpuacct
 	mount -t cgroup -o cpu,cpuacct cgroup /sys/fs/cgroup/cpu,cpuacct
@@ -68,7 +72,7 @@ hybrid)
 	export CG_V1=/sys/fs/cgroup CG_V2=/sys/fs/cgroup/unified
 	;;
 esac
-export CGACCT_LAYOUT=$layout
+export CGACCT_LAYOUT="$layout"
 
 run_job
 reboot -f

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # The guest's side of vm/guest's contract, sourced by the busybox guest's
 # /init (vm/lib/init.sh) and by the Debian guest's harness
 # (vm/lib/debian/harness.sh): the command's output goes to ttyS1, then a

@@ -6,10 +6,13 @@
 # unpacked over /, it holds /etc/cgacct/cmd and what --add copied.  The
 # command's output and exit status go to ttyS1, /out to ttyS2 as a tar
 # stream, and the guest powers off.
+# Not -e: whatever fails, the guest must still report and power off.
+set -u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 # The job's output goes to a serial port, which systemctl and journalctl
 # take for a terminal: no pager waiting for a key, no colour codes.
 export SYSTEMD_PAGER=cat SYSTEMD_COLORS=0 TERM=dumb
+# shellcheck source=vm/lib/job.sh # (vm/image copies it there)
 . /usr/local/lib/cgacct/job.sh
 job=
 for dev in /sys/block/vd*; do
