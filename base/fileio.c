@@ -4,6 +4,7 @@
  * goes through here so that "file absent" and "cgroup removed" surface as
  * plain -errno values the callers can classify.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -75,6 +76,7 @@ int read_file_into(int dirfd, const char *name, struct readbuf *rb, size_t *ret_
 {
 	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 
+	assert(rb && ret_len);
 	if (fd < 0)
 		return -errno;
 	return read_fd_into(fd, rb, ret_len);
@@ -102,6 +104,7 @@ int read_file_at(int dirfd, const char *name, char **ret, size_t *ret_len)
 	struct readbuf rb = {0};
 	int r;
 
+	assert(ret && ret_len);
 	if (fd < 0)
 		return -errno;
 	r = read_fd(fd, &rb, false, false, ret_len);

@@ -13,8 +13,10 @@
  * has on v1 and v2, is still there. One whose files were all there was
  * alive when its last file was read, and its record is whole.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,9 +32,6 @@
 #include "collector/identity.h"
 #include "collector/layout.h"
 #include "collector/walk.h"
-
-/* How many cgroups one walk step visits before yielding. */
-#define WALK_BUDGET 256
 
 struct collect_run {
 	const struct collect_options *opts;
@@ -154,9 +153,11 @@ static int collect_hierarchy(struct collect_run *run)
 	r = walk_new(fd, run->opts->held && run->h->unified ? &held_dirs : NULL, ids, &w);
 	if (r < 0)
 		return r;
-	do
-		r = walk_step(w, WALK_BUDGET, visit_cgroup, run);
-	while (r > 0);
+	/*
+	 * The whole hierarchy in one step: nothing waits to run between steps,
+	 * and a step that resumes must first revalidate its cursor.
+	 */
+	r = walk_step(w, SIZE_MAX, visit_cgroup, run);
 	if (ids)
 		id_table_end(ids);
 	run->snap->vanished += walk_vanished(w);
@@ -276,6 +277,7 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 	unsigned mounted;
 	int r;
 
+	assert(o && o->mountinfo && ret);
 	r = read_layout(o, &l);
 	if (r < 0)
 		return r;

@@ -24,6 +24,7 @@
  * the walk is visited iff it sorts after the cursor. The guarantee is for
  * changes between steps; inside a step each directory listing is a snapshot.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -478,6 +479,7 @@ int walk_step(struct walk *w, size_t budget, walk_visit_fn visit, void *userdata
 {
 	int r;
 
+	assert(w && visit);
 	if (w->done)
 		return 0;
 	if (!w->started) {

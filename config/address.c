@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "base/number.h"
 #include "base/util.h"
 #include "config/address.h"
 
@@ -19,18 +20,17 @@
 
 static int parse_port(const char *s, uint16_t *ret)
 {
-	unsigned v = 0;
+	uint64_t v;
+	int r;
 
-	/* No sign, no leading zero, no trailing junk: "08080" is likely a typo. */
+	/* No leading zero: "08080" is likely a typo. */
 	if (s[0] < '1' || s[0] > '9')
 		return -EINVAL;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		v = v * 10 + (unsigned)(*s - '0');
-		if (v > UINT16_MAX)
-			return -ERANGE;
-	}
+	r = number_parse_u64(s, strlen(s), &v);
+	if (r < 0)
+		return r;
+	if (v > UINT16_MAX)
+		return -ERANGE;
 	*ret = (uint16_t)v;
 	return 0;
 }

@@ -342,16 +342,12 @@ int config_load_buffer(const char *name, const char *buf, size_t len, struct con
 		       struct config_error *reterr)
 {
 	_cleanup_(config_freep) struct config *c = config_default();
-	_cleanup_(yconf_done) struct yconf y = {0};
-	yaml_node_t *root;
 	int r;
 
 	if (!c)
 		return -ENOMEM;
-	r = yconf_load(&y, name, buf, len, "configuration", reterr, &root);
-	if (r < 0)
-		return r;
-	r = yconf_mapping(&y, root, "", config_keys, ELEMENTSOF(config_keys), c);
+	r = yconf_load_keys(name, buf, len, "configuration", config_keys, ELEMENTSOF(config_keys),
+			    c, reterr);
 	if (r < 0)
 		return r;
 	/* Loaded here so --check-config and reload also vouch for TLS files and users. */

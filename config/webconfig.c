@@ -294,8 +294,6 @@ int web_config_load_buffer(const char *name, const char *buf, size_t len, struct
 			   struct config_error *reterr)
 {
 	_cleanup_(web_config_freep) struct web_config *wc = calloc(1, sizeof(*wc));
-	_cleanup_(yconf_done) struct yconf y = {0};
-	yaml_node_t *root;
 	unsigned cost = 0;
 	int r;
 
@@ -307,10 +305,8 @@ int web_config_load_buffer(const char *name, const char *buf, size_t len, struct
 	wc->prefer_server_cipher_suites = true;
 	wc->http2 = true;
 
-	r = yconf_load(&y, name, buf, len, "web configuration", reterr, &root);
-	if (r < 0)
-		return r;
-	r = yconf_mapping(&y, root, "", web_keys, ELEMENTSOF(web_keys), wc);
+	r = yconf_load_keys(name, buf, len, "web configuration", web_keys, ELEMENTSOF(web_keys), wc,
+			    reterr);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < wc->n_users; i++) {

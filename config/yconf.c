@@ -199,6 +199,20 @@ out:
 	return r;
 }
 
+int yconf_load_keys(const char *name, const char *buf, size_t len, const char *what,
+		    const struct yconf_key *keys, size_t n_keys, void *target,
+		    struct config_error *err)
+{
+	_cleanup_(yconf_done) struct yconf y = {0};
+	yaml_node_t *root;
+	int r;
+
+	r = yconf_load(&y, name, buf, len, what, err, &root);
+	if (r < 0)
+		return r;
+	return yconf_mapping(&y, root, "", keys, n_keys, target);
+}
+
 int yconf_read_file(const char *path, char **ret, size_t *ret_len, struct config_error *err)
 {
 	int r = read_file_at(AT_FDCWD, path, ret, ret_len);

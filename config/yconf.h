@@ -30,6 +30,13 @@ int yconf_load(struct yconf *y, const char *name, const char *buf, size_t len, c
 	       struct config_error *err, yaml_node_t **ret_root);
 void yconf_done(struct yconf *y);
 
+struct yconf_key;
+
+/* yconf_load(), then the top-level mapping's keys into target (yconf_mapping()). */
+int yconf_load_keys(const char *name, const char *buf, size_t len, const char *what,
+		    const struct yconf_key *keys, size_t n_keys, void *target,
+		    struct config_error *err);
+
 /* Makes a relative *path relative to the directory of the file being read. */
 int yconf_resolve_path(struct yconf *y, char **path);
 

@@ -22,7 +22,7 @@ void collection_init(struct collection *c, const struct cli *cli, struct log_tar
 	*c = (struct collection){.cli = cli, .log = log};
 	/* without it every collection reads every identity: slower, not wrong */
 	if (id_cache_new(&c->ids) < 0)
-		log_warning(log, "cannot remember identities: %s", strerror(ENOMEM));
+		log_warning_errno(log, -ENOMEM, "cannot remember identities");
 }
 
 void collection_done(struct collection *c)
@@ -77,7 +77,7 @@ static void held_configure(struct collection *c, uint64_t wanted)
 	c->held_wanted = wanted;
 	held_budget(c, wanted, &files, &dirs);
 	if (files > 0 && held_files_new(files, dirs, &c->held) < 0)
-		log_warning(c->log, "cannot keep files open: %s", strerror(ENOMEM));
+		log_warning_errno(c->log, -ENOMEM, "cannot keep files open");
 }
 
 static void report_runtime(void *userdata, const char *socket, int error, size_t n)
@@ -85,10 +85,10 @@ static void report_runtime(void *userdata, const char *socket, int error, size_t
 	struct log_target *log = userdata;
 
 	if (error < 0)
-		log_warning(log,
-			    "container runtime at %s: %s; its containers keep the names it gave "
-			    "last",
-			    socket, strerror(-error));
+		log_warning_errno(log, error,
+				  "container runtime at %s (its containers keep the names it gave "
+				  "last)",
+				  socket);
 	else
 		log_notice(log, "container runtime at %s answers again: %zu containers", socket, n);
 }
@@ -104,7 +104,7 @@ void collection_containers_new(const struct collection *c, const struct config *
 	r = containers_new(cfg->container_runtime_sockets, cfg->container_runtime_timeout_usec,
 			   report_runtime, c->log, ret);
 	if (r < 0)
-		log_warning(c->log, "cannot ask container runtimes: %s", strerror(-r));
+		log_warning_errno(c->log, r, "cannot ask container runtimes");
 }
 
 int collection_run(struct collection *c, const struct config *cfg, collect_visit_fn on_visit,
@@ -123,6 +123,6 @@ int collection_run(struct collection *c, const struct config *cfg, collect_visit
 	o.containers = c->containers;
 	r = collect_snapshot(&o, ret);
 	if (r < 0)
-		log_warning(c->log, "collection failed: %s", strerror(-r));
-	return r;
+		return log_warning_errno(c->log, r, "collection failed");
+	return 0;
 }

@@ -3,6 +3,7 @@
  * Each message is formatted into one buffer and written with one write(2),
  * so lines from HTTP threads and the main thread never interleave.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,4 +48,17 @@ void log_full(struct log_target *t, int level, const char *fmt, ...)
 	va_start(ap, fmt);
 	log_fullv(t, level, fmt, ap);
 	va_end(ap);
+}
+
+int log_full_errno(struct log_target *t, int level, int error, const char *fmt, ...)
+{
+	char message[LOG_LINE_MAX];
+	va_list ap;
+
+	assert(error < 0);
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	log_full(t, level, "%s: %s", message, strerror(-error));
+	return error;
 }

@@ -23,8 +23,18 @@ void log_fullv(struct log_target *t, int level, const char *fmt, va_list ap)
 void log_full(struct log_target *t, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/*
+ * The same with ": " and the text of error (a negative errno) appended;
+ * returns error, so that a failure is logged and passed on in one statement.
+ */
+int log_full_errno(struct log_target *t, int level, int error, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 #define log_error(t, ...)   log_full(t, LOG_ERR, __VA_ARGS__)
 #define log_warning(t, ...) log_full(t, LOG_WARNING, __VA_ARGS__)
 #define log_notice(t, ...)  log_full(t, LOG_NOTICE, __VA_ARGS__)
 #define log_info(t, ...)    log_full(t, LOG_INFO, __VA_ARGS__)
 #define log_debug(t, ...)   log_full(t, LOG_DEBUG, __VA_ARGS__)
+
+#define log_error_errno(t, e, ...)   log_full_errno(t, LOG_ERR, e, __VA_ARGS__)
+#define log_warning_errno(t, e, ...) log_full_errno(t, LOG_WARNING, e, __VA_ARGS__)

@@ -74,10 +74,8 @@ static int run_once(const struct cli *cli, const struct config *cfg, struct log_
 
 	if (cli->walk_order) {
 		walk_file = fopen(cli->walk_order, "we");
-		if (!walk_file) {
-			log_error(log, "%s: %s", cli->walk_order, strerror(errno));
-			return -errno;
-		}
+		if (!walk_file)
+			return log_error_errno(log, -errno, "%s", cli->walk_order);
 	}
 	collection_init(&c, cli, log);
 	collection_containers_new(&c, cfg, &c.containers);
@@ -85,10 +83,8 @@ static int run_once(const struct cli *cli, const struct config *cfg, struct log_
 		containers_wait_first(c.containers);
 	r = collection_run(&c, cfg, walk_file ? print_visit : NULL, walk_file, &snap);
 	collection_done(&c);
-	if (walk_file && fclose(TAKE_PTR(walk_file)) != 0 && r >= 0) {
-		log_error(log, "%s: %s", cli->walk_order, strerror(errno));
-		return -errno;
-	}
+	if (walk_file && fclose(TAKE_PTR(walk_file)) != 0 && r >= 0)
+		return log_error_errno(log, -errno, "%s", cli->walk_order);
 	if (r < 0)
 		return r;
 	r = render_exposition(&snap, &ro, &out);
@@ -97,8 +93,8 @@ static int run_once(const struct cli *cli, const struct config *cfg, struct log_
 	snapshot_free(&snap);
 	strbuf_done(&out);
 	if (r < 0)
-		log_error(log, "%s", strerror(-r));
-	return r;
+		return log_error_errno(log, r, "writing the exposition");
+	return 0;
 }
 
 int main(int argc, char **argv)

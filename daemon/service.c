@@ -103,9 +103,11 @@ static int add_address(struct service *s, struct http_server *h, const struct li
 		if (q < 0 && r >= 0)
 			r = q;
 	}
-	if (r < 0)
-		log_error(s->log, "cannot serve on %s: %s", name ? name : "?",
-			  r == -EINVAL ? "libmicrohttpd refused to start" : strerror(-r));
+	if (r == -EINVAL)
+		log_error(s->log, "cannot serve on %s: libmicrohttpd refused to start",
+			  name ? name : "?");
+	else if (r < 0)
+		log_error_errno(s->log, r, "cannot serve on %s", name ? name : "?");
 	return r;
 }
 
@@ -132,8 +134,8 @@ static int http_start(struct service *s, const struct config *c, struct http_ser
 
 		r = fd < 0 ? -errno : http_server_add_socket(h, fd);
 		if (r < 0)
-			log_error(s->log, "cannot serve on socket-activated fd %d: %s",
-				  s->sd_fds[i], strerror(-r));
+			log_error_errno(s->log, r, "cannot serve on socket-activated fd %d",
+					s->sd_fds[i]);
 	}
 	for (size_t i = 0; r >= 0 && s->n_sd_fds == 0 && i < c->n_listen; i++)
 		r = add_address(s, h, &c->listen[i]);
@@ -303,7 +305,7 @@ int service_run(const struct cli *cli, struct config *cfg, struct log_target *lo
 	pthread_mutex_init(&s.config_lock, NULL);
 	r = take_signals_and_sockets(&s, &sigfd);
 	if (r < 0) {
-		log_error(log, "cannot set up: %s", strerror(-r));
+		log_error_errno(log, r, "cannot set up");
 		goto out_free_config;
 	}
 	collection_init(&s.collection, cli, log);

@@ -3,8 +3,9 @@
  * naming: cadvisor. The same snapshot under cAdvisor's metric and label
  * names, types, units and label values (google/cadvisor,
  * lib/metrics/prometheus.go), for the queries written for cAdvisor: every
- * series carries id (the cgroup path), and name and image empty, as
- * cAdvisor gives raw cgroups. One row per cAdvisor family and source
+ * series carries id (the cgroup path), and name and image: the container's
+ * as its runtime gives them (container_runtime_sockets), empty otherwise,
+ * as cAdvisor gives raw cgroups. One row per cAdvisor family and source
  * metric; metrics without a cAdvisor family are left out. Where cgacct
  * differs, cgacctd.yml(5) lists it and why.
  */

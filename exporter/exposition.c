@@ -2,9 +2,8 @@
 /*
  * A collection's snapshot, shared by the scrapes that serve it, and the
  * bodies made from it. A body is rendered (and gzipped) as it is sent, one
- * piece at a time: at 10,000 cgroups the text is some 30 MiB, which no
- * scrape should have to hold, and rendering a piece costs less than the
- * kernel took to produce the values in it.
+ * piece at a time: on a large host the text runs to tens of MiB, which no
+ * scrape should have to hold.
  */
 #include <errno.h>
 #include <stdatomic.h>

@@ -2,7 +2,7 @@
 /*
  * Streaming gzip of an exposition: the body is compressed piece by piece as
  * it is rendered and sent, so neither the text nor the compressed body of a
- * 10,000-cgroup scrape (tens of MiB) is ever held whole.
+ * large host's scrape is ever held whole.
  */
 #include <errno.h>
 #include <isa-l/igzip_lib.h>

@@ -86,8 +86,8 @@ static void write_identity(struct strbuf *b, const struct cgroup_record *r)
 #define SAMPLE_PUNCTUATION 32
 
 /*
- * One line, written in place after a single reservation: a scrape of 10,000
- * cgroups renders 650,000 of them. path is the record's cgroup label value,
+ * One line, written in place after a single reservation: a scrape renders
+ * tens of them per cgroup. path is the record's cgroup label value,
  * already escaped; name_len is the length of row's name; identity, for
  * cgroup_info's rows, write_identity()'s labels.
  */

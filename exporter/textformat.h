@@ -45,8 +45,8 @@ void textformat_label_value(struct strbuf *b, const char *value);
 
 /*
  * The same written at dst, which needs 2 * len bytes; returns the end.
- * Inline, as is textformat_write_scaled(): the sample lines of a scrape of
- * 10,000 cgroups, some 650,000, are written in place with them.
+ * Inline, as is textformat_write_scaled(): every sample line of a scrape
+ * is written in place with them.
  */
 static inline char *textformat_write_label_value(char *dst, const char *value, size_t len)
 {

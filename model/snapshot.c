@@ -127,10 +127,9 @@ static int append_exact(void **p, size_t len, const void *src, size_t n, size_t 
 /*
  * A second hierarchy's samples for a path already taken: appended, labels
  * moved along. Growing at the exact size copies the record once per
- * hierarchy, some 35M instructions at 10,000 v1 cgroups in callgrind; the
- * cheaper way measured, parts set aside in chunks until finalize, saved
- * 23M of them but raised the peak RSS by 8 MiB, as chunks and folded
- * records meet at the end.
+ * hierarchy; setting the parts aside in chunks until finalize copies less
+ * but raises the peak RSS, as chunks and folded records meet at the end
+ * (tests/bench/README.md has the figures).
  */
 static int record_append(struct cgroup_record *dst, const struct cgroup_record *src)
 {

@@ -21,8 +21,8 @@
 #define SAMPLE_NO_LABEL UINT16_MAX
 
 /*
- * A snapshot holds some 65 of them per cgroup, so a sample is kept to 16
- * bytes: label values live once per record (labels below), not in every
+ * A snapshot holds tens of them per cgroup, so a sample is kept to two
+ * words: label values live once per record (labels below), not in every
  * sample.
  */
 struct sample {
@@ -100,8 +100,8 @@ struct snapshot {
 int record_add_slow(struct cgroup_record *r, enum metric m, const char *label, uint64_t value);
 
 /*
- * Adds a sample. Inline for the common case, some 60 times per cgroup:
- * no label, into the scratch record's room left from the cgroup before.
+ * Adds a sample. Inline for the common case, tens of times per cgroup: no
+ * label, into the scratch record's room left from the cgroup before.
  */
 static inline int record_add(struct cgroup_record *r, enum metric m, const char *label,
 			     uint64_t value)
