@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Fixture access, fake-tree building and gzip decoding for the unit tests. */
+/*
+ * The harness every unit test links (main() and the case list) and the
+ * helpers of the ground floor: fixtures, temporary trees, open descriptors.
+ * Each layer's own helpers are in helpers-<layer>.c.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -7,11 +11,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "base/fileio.h"
-#include "config/error.h"
-#include "config/webconfig.h"
 #include "test.h"
 
 char *fixture_path(const char *name)
@@ -32,20 +33,6 @@ char *fixture_read(const char *name, size_t *ret_len)
 	}
 	free(path);
 	return buf;
-}
-
-struct web_config *web_config_fixture(const char *name)
-{
-	char *path = fixture_path(name);
-	struct web_config *wc = NULL;
-	struct config_error e = {0};
-	int r = web_config_load_file(path, &wc, &e);
-
-	if (r < 0)
-		fprintf(stderr, "%s\n", e.message);
-	ASSERT_EQ(r, 0);
-	free(path);
-	return wc;
 }
 
 char *tmpdir_make(void)
@@ -140,19 +127,16 @@ void mkdir_p(const char *path)
 	free(p);
 }
 
-size_t gunzip_whole(const char *in, size_t len, char *out, size_t cap)
+/* The descriptors this process has open, counted in /proc/self/fd (with the one reading it). */
+size_t open_fds(void)
 {
-	z_stream z = {0};
-	size_t n;
+	DIR *d = opendir("/proc/self/fd");
+	size_t n = 0;
 
-	ASSERT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
-	z.next_in = (Bytef *)in;
-	z.avail_in = (uInt)len;
-	z.next_out = (Bytef *)out;
-	z.avail_out = (uInt)cap;
-	ASSERT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);
-	n = z.total_out;
-	inflateEnd(&z);
+	ASSERT_TRUE(d != NULL);
+	while (readdir(d))
+		n++;
+	closedir(d);
 	return n;
 }
 

@@ -10,9 +10,8 @@
 #include "base/util.h"
 #include "config/bcrypt.h"
 #include "config/error.h"
-#include "config/webconfig.h"
 #include "exporter/auth.h"
-#include "test.h"
+#include "helpers-config.h"
 
 #define ALICE_PASSWORD "cgacct test password"
 

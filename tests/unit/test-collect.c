@@ -310,18 +310,6 @@ TEST(hierarchy_of_skipped_controllers_is_not_walked)
 	free(root);
 }
 
-static size_t open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	size_t n = 0;
-
-	ASSERT_TRUE(d != NULL);
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n;
-}
-
 static void expect_held_line(const char *text, size_t held)
 {
 	char line[64];

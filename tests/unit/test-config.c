@@ -9,7 +9,7 @@
 #include <syslog.h>
 
 #include "config/config.h"
-#include "test.h"
+#include "helpers-config.h"
 
 #define NAME "cgacctd.yml"
 
@@ -17,14 +17,7 @@ static struct config *const untouched = (struct config *)&untouched;
 
 static struct config *load(const char *yaml)
 {
-	struct config *c = NULL;
-	struct config_error e = {0};
-	int r = config_load_buffer(NAME, yaml, strlen(yaml), &c, &e);
-
-	if (r < 0)
-		fprintf(stderr, "%s\n", e.message);
-	ASSERT_EQ(r, 0);
-	return c;
+	return config_load_yaml(NAME, yaml);
 }
 
 /* The exact message, and a failed load leaves the caller's config alone. */

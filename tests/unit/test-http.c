@@ -17,12 +17,12 @@
 
 #include "base/strbuf.h"
 #include "config/error.h"
-#include "config/webconfig.h"
 #include "exporter/gzip.h"
 #include "exporter/http.h"
 #include "exporter/landing.h"
 #include "exporter/scrape.h"
-#include "test.h"
+#include "helpers-config.h"
+#include "helpers-exporter.h"
 
 /* prom@v2.42.0 scrape/scrape.go: the header every Prometheus 2.42 scrape sends. */
 #define PROMETHEUS_2_42_ACCEPT                                                                     \

@@ -1,9 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Content negotiation from Accept and Accept-Encoding, and gzip framing. */
-
-#include <errno.h>
-
-#include "exporter/gzip.h"
+/* Content negotiation (exporter/negotiate.c) from Accept and Accept-Encoding. */
 #include "exporter/negotiate.h"
 #include "test.h"
 
@@ -51,51 +47,4 @@ TEST(gzip_when_accepted_with_nonzero_weight)
 	ASSERT_TRUE(!negotiate_gzip("gzip;q=0"));
 	ASSERT_TRUE(!negotiate_gzip("gzip;q=0.000, *"));
 	ASSERT_TRUE(!negotiate_gzip("gzipped"));
-}
-
-/* The text fed in pieces and read out through a small buffer, as HTTP does. */
-static void round_trip(unsigned level)
-{
-	static const char text[] = "cgroup_cpu_usage_seconds_total{cgroup=\"/\"} 1\n";
-	char z[256], out[256];
-	size_t zlen = 0;
-	struct gzip *g;
-
-	ASSERT_EQ(gzip_new(level, &g), 0);
-	for (size_t fed = 0; fed < sizeof(text) - 1; fed += 10) {
-		const char *in = text + fed;
-		size_t left = sizeof(text) - 1 - fed < 10 ? sizeof(text) - 1 - fed : 10;
-
-		while (left > 0) {
-			ssize_t n = gzip_deflate(g, &in, &left, false, z + zlen, 8);
-
-			ASSERT_TRUE(n >= 0);
-			zlen += (size_t)n;
-		}
-	}
-	while (!gzip_done(g)) {
-		const char *in = "";
-		size_t left = 0;
-		ssize_t n = gzip_deflate(g, &in, &left, true, z + zlen, 8);
-
-		ASSERT_TRUE(n >= 0 && zlen + (size_t)n < sizeof(z));
-		zlen += (size_t)n;
-	}
-	gzip_free(g);
-	/* RFC 1952 magic and deflate method */
-	ASSERT_TRUE(zlen > 18 && (unsigned char)z[0] == 0x1f && (unsigned char)z[1] == 0x8b &&
-		    z[2] == 8);
-	ASSERT_EQ(gunzip_whole(z, zlen, out, sizeof(out)), sizeof(text) - 1);
-	ASSERT_TRUE(memcmp(out, text, sizeof(text) - 1) == 0);
-}
-
-/* Level 1 is igzip's, the others zlib's: each makes gzip that zlib inflates. */
-TEST(gzip_output_round_trips_at_every_level)
-{
-	struct gzip *g;
-
-	for (unsigned level = 1; level <= GZIP_LEVEL_MAX; level++)
-		round_trip(level);
-	ASSERT_EQ(gzip_new(0, &g), -EINVAL);
-	ASSERT_EQ(gzip_new(GZIP_LEVEL_MAX + 1, &g), -EINVAL);
 }

@@ -10,20 +10,13 @@
 
 #include "collector/controllers/controller.h"
 #include "daemon/selection.h"
-#include "test.h"
+#include "helpers-config.h"
 
 static const struct cli cli = {.mountinfo = "/tmp/mountinfo", .root = "/tmp/root"};
 
 static struct config *load(const char *yaml)
 {
-	struct config *c = NULL;
-	struct config_error e = {0};
-	int r = config_load_buffer("cgacctd.yml", yaml, strlen(yaml), &c, &e);
-
-	if (r < 0)
-		fprintf(stderr, "%s\n", e.message);
-	ASSERT_EQ(r, 0);
-	return c;
+	return config_load_yaml("cgacctd.yml", yaml);
 }
 
 /* The options the configuration yaml selects; *ret_c is freed by the caller. */

@@ -4,7 +4,8 @@
  * registers itself, and helpers.c's main() runs a file's cases in the
  * order they are written (TEST_ONLY=name runs one). Assertions abort with
  * file:line and both values, so a failing meson test says exactly what
- * differed. Helpers build fake cgroup trees in a temporary directory.
+ * differed. Helpers build fake cgroup trees in a temporary directory;
+ * each layer's own helpers are declared in helpers-<layer>.h.
  */
 #pragma once
 
@@ -82,9 +83,6 @@ extern char **test_argv;
 
 char *fixture_read(const char *name, size_t *ret_len);
 char *fixture_path(const char *name);
-struct web_config;
-/* A web-config fixture, loaded or the test fails. */
-struct web_config *web_config_fixture(const char *name);
 char *tmpdir_make(void);
 void tmpdir_remove(const char *dir);
 void file_write(const char *dir, const char *name, const char *content);
@@ -92,5 +90,4 @@ void dir_make(const char *dir, const char *name);
 void mkdir_p(const char *path);
 void dir_remove(const char *dir, const char *name);
 void tree_copy_files(const char *from, const char *to);
-/* Inflates one whole gzip member of in into out; its length. Fails the test otherwise. */
-size_t gunzip_whole(const char *in, size_t len, char *out, size_t cap);
+size_t open_fds(void);

@@ -10,8 +10,7 @@
 #include "config/bcrypt.h"
 #include "config/config.h"
 #include "config/tlsnames.h"
-#include "config/webconfig.h"
-#include "test.h"
+#include "helpers-config.h"
 
 /* message with @F for the file name and @D for the fixture directory. */
 static char *expand(const char *message, const char *name)
