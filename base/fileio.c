@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/fileio.h"
@@ -107,6 +108,30 @@ int read_file_at(int dirfd, const char *name, char **ret, size_t *ret_len)
 	assert(ret && ret_len);
 	if (fd < 0)
 		return -errno;
+	r = read_fd(fd, &rb, false, false, ret_len);
+	if (r < 0) {
+		readbuf_done(&rb);
+		return r;
+	}
+	*ret = rb.data;
+	return 0;
+}
+
+int read_regular_file(const char *path, char **ret, size_t *ret_len)
+{
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer before fstat() tells */
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct readbuf rb = {0};
+	struct stat st;
+	int r;
+
+	assert(ret && ret_len);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -ERR_NOT_REGULAR;
 	r = read_fd(fd, &rb, false, false, ret_len);
 	if (r < 0) {
 		readbuf_done(&rb);

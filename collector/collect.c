@@ -17,8 +17,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -179,6 +181,73 @@ static int read_layout(const struct collect_options *o, struct layout *ret)
 	return layout_parse_mountinfo(buf, len, o->root, ret);
 }
 
+/* Whether path is dir or below it. */
+static bool path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/' || n == 1);
+}
+
+/* 0 if root (below the prefix) is a cgroup directory of one of l's hierarchies. */
+static int root_error(const struct layout *l, const char *prefix, const char *root)
+{
+	_cleanup_free_ char *full = NULL;
+	bool within = false;
+	struct stat st;
+
+	if (asprintf(&full, "%s%s", prefix ? prefix : "", root) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->n && !within; i++)
+		within = path_within(full, l->hierarchies[i].path);
+	if (!within)
+		return -EMEDIUMTYPE;
+	if (stat(full, &st) < 0)
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+static int check_roots(const struct collect_options *o, const struct layout *l,
+		       struct root_problem **ret, size_t *ret_n)
+{
+	struct root_problem *v = NULL;
+	size_t n = 0, cap = 0;
+
+	for (char *const *root = o->roots; root && *root; root++) {
+		int e = root_error(l, o->root, *root);
+
+		if (e == -ENOMEM ||
+		    (e < 0 && array_grow((void **)&v, &cap, n + 1, sizeof(*v), 4) < 0)) {
+			root_problems_free(v, n);
+			return -ENOMEM;
+		}
+		if (e == 0)
+			continue;
+		v[n].path = strdup(*root);
+		v[n].error = e;
+		if (!v[n++].path) {
+			root_problems_free(v, n - 1);
+			return -ENOMEM;
+		}
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+int collect_check_roots(const struct collect_options *o, struct root_problem **ret, size_t *ret_n)
+{
+	struct layout l = {0};
+	int r;
+
+	assert(o && o->mountinfo && ret && ret_n);
+	r = read_layout(o, &l);
+	if (r >= 0)
+		r = check_roots(o, &l, ret, ret_n);
+	layout_done(&l);
+	return r;
+}
+
 /* Bit i set: controller i applies to some hierarchy of l. */
 static unsigned controllers_mounted(const struct layout *l)
 {
@@ -273,6 +342,8 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 	};
 	struct layout l = {0};
 	struct snapshot s = {0};
+	struct root_problem *bad_roots = NULL;
+	size_t n_bad_roots = 0;
 	uint64_t start = now_nsec();
 	unsigned mounted;
 	int r;
@@ -281,16 +352,26 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 	r = read_layout(o, &l);
 	if (r < 0)
 		return r;
-	/* before the drop: a skipped controller still counts as mounted */
+	/* before the drop: a skipped controller still counts as mounted, a root lies in it */
 	mounted = controllers_mounted(&l);
+	r = check_roots(o, &l, &bad_roots, &n_bad_roots);
+	if (r < 0) {
+		layout_done(&l);
+		return r;
+	}
 	drop_unread_hierarchies(&l, o->skip_controllers);
 	if (o->held)
 		held_files_begin(o->held);
 	r = snapshot_init(&s, &l);
 	if (r >= 0) {
 		count_unmounted(o, mounted, &s);
+		s.collectors[_CONTROLLER_MAX].errors += (unsigned)n_bad_roots;
+		s.bad_roots = TAKE_PTR(bad_roots);
+		s.n_bad_roots = n_bad_roots;
+		n_bad_roots = 0;
 		r = devnames_init(&run.devnames, o->root);
 	}
+	root_problems_free(bad_roots, n_bad_roots);
 	run.snap = &s;
 	for (size_t i = 0; r >= 0 && i < l.n; i++) {
 		run.h = &l.hierarchies[i];

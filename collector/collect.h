@@ -52,6 +52,15 @@ struct collect_options {
 	struct held_files *held;       /* may be NULL: files to keep open between collections */
 	struct id_cache *ids;	       /* may be NULL: identities remembered between collections */
 	struct containers *containers; /* may be NULL: ask no runtime for names */
+	/*
+	 * NULL-terminated, may be NULL: the subtrees the selection reads. One
+	 * that is not a cgroup of a mounted hierarchy fails the walk
+	 * collector and is named in snapshot.bad_roots.
+	 */
+	char *const *roots;
 };
 
 int collect_snapshot(const struct collect_options *o, struct snapshot *ret);
+
+/* The roots of o that are no cgroup, and why, into a new array (*ret_n 0: all are). */
+int collect_check_roots(const struct collect_options *o, struct root_problem **ret, size_t *ret_n);

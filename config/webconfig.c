@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/fileio.h"
 #include "base/strv.h"
 #include "base/util.h"
 #include "config/bcrypt.h"
@@ -87,7 +88,8 @@ static int parse_tls_file(struct yconf *y, const char *key, yaml_node_t *value, 
 	r = yconf_read_file(f->path, &f->pem, &f->pem_len, &ignored);
 	if (r < 0)
 		return yconf_error(y, value, "%s: cannot read %s: %s", key,
-				   yconf_quote_path(f->path, q), strerror(-r));
+				   yconf_quote_path(f->path, q),
+				   r == -ERR_NOT_REGULAR ? "not a regular file" : strerror(-r));
 	if (!strstr(f->pem, "-----BEGIN "))
 		return yconf_error(y, value, "%s: %s holds no PEM data", key,
 				   yconf_quote_path(f->path, q));

@@ -162,6 +162,50 @@ static int check_single_document(struct yconf *y, yaml_parser_t *p, const char *
 	return r;
 }
 
+/*
+ * Refuses collections nested deeper than YCONF_DEPTH_MAX, looking at the
+ * events only up to the first one too deep: building the document of
+ * thousands of nested "[" takes libyaml time that grows with the square of
+ * the depth, and its composer recurses once per level. A syntax error is
+ * left to the load, which says it the same way.
+ */
+static int check_depth(struct yconf *y, const char *buf, size_t len)
+{
+	yaml_parser_t parser;
+	unsigned depth = 0;
+	int r = 0;
+
+	if (!yaml_parser_initialize(&parser))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	for (bool end = false; !end && r == 0;) {
+		yaml_event_t event;
+
+		if (!yaml_parser_parse(&parser, &event))
+			break;
+		switch (event.type) {
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (++depth > YCONF_DEPTH_MAX)
+				r = error_at_mark(y, event.start_mark.line, event.start_mark.column,
+						  "nested deeper than %d levels", YCONF_DEPTH_MAX);
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		case YAML_STREAM_END_EVENT:
+			end = true;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&event);
+	}
+	yaml_parser_delete(&parser);
+	return r;
+}
+
 int yconf_load(struct yconf *y, const char *name, const char *buf, size_t len, const char *what,
 	       struct config_error *err, yaml_node_t **ret_root)
 {
@@ -172,6 +216,9 @@ int yconf_load(struct yconf *y, const char *name, const char *buf, size_t len, c
 
 	y->name = name;
 	y->err = err;
+	r = check_depth(y, buf, len);
+	if (r < 0)
+		return r;
 	if (!yaml_parser_initialize(&parser))
 		return -ENOMEM;
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
@@ -215,11 +262,12 @@ int yconf_load_keys(const char *name, const char *buf, size_t len, const char *w
 
 int yconf_read_file(const char *path, char **ret, size_t *ret_len, struct config_error *err)
 {
-	int r = read_file_at(AT_FDCWD, path, ret, ret_len);
+	int r = read_regular_file(path, ret, ret_len);
 
 	if (r < 0 && err) {
 		err->line = err->column = 0;
-		snprintf(err->message, sizeof(err->message), "%s: %s", path, strerror(-r));
+		snprintf(err->message, sizeof(err->message), "%s: %s", path,
+			 r == -ERR_NOT_REGULAR ? "not a regular file" : strerror(-r));
 	}
 	return r;
 }

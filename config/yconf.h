@@ -23,8 +23,15 @@ struct yconf {
 };
 
 /*
+ * How deep collections may nest: cgacctd.yml and web-config need three
+ * levels; the bound keeps a hostile file from taking libyaml minutes.
+ */
+#define YCONF_DEPTH_MAX 32
+
+/*
  * Parses buf as one YAML document whose top level is a mapping, returned in
- * *ret_root. An empty document is an error: "empty <what>".
+ * *ret_root. An empty document is an error: "empty <what>"; so is one
+ * nested deeper than YCONF_DEPTH_MAX.
  */
 int yconf_load(struct yconf *y, const char *name, const char *buf, size_t len, const char *what,
 	       struct config_error *err, yaml_node_t **ret_root);
@@ -40,7 +47,11 @@ int yconf_load_keys(const char *name, const char *buf, size_t len, const char *w
 /* Makes a relative *path relative to the directory of the file being read. */
 int yconf_resolve_path(struct yconf *y, char **path);
 
-/* Reads a whole file; on failure the error is "PATH: strerror". */
+/*
+ * Reads a whole regular file (not a FIFO, whose read would wait for a
+ * writer); on failure the error is "PATH: strerror" or "PATH: not a regular
+ * file".
+ */
 int yconf_read_file(const char *path, char **ret, size_t *ret_len, struct config_error *err);
 
 /* Fills y->err with "NAME:LINE:COL: " and the message; returns -EINVAL. */

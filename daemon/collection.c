@@ -7,9 +7,12 @@
  * client (service.c).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
+#include "base/strbuf.h"
+#include "base/util.h"
 #include "daemon/collection.h"
 #include "daemon/selection.h"
 #include "exporter/http.h"
@@ -28,6 +31,7 @@ void collection_init(struct collection *c, const struct cli *cli, struct log_tar
 void collection_done(struct collection *c)
 {
 	containers_free(c->containers);
+	free(c->bad_roots);
 	/* the files its collections kept open */
 	held_files_free(c->held);
 	id_cache_free(c->ids);
@@ -55,7 +59,8 @@ static void held_budget(struct collection *c, uint64_t wanted, size_t *ret_files
 			rl = raised;
 	}
 	room = rl.rlim_cur > FD_RESERVE ? rl.rlim_cur - FD_RESERVE : 0;
-	if (room < wanted)
+	/* --once collects once: holding fewer files costs it nothing */
+	if (room < wanted && !c->cli->once)
 		log_notice(c->log,
 			   "keep_open_files: holding %llu files, not %llu: the open-file limit is "
 			   "%llu (raise LimitNOFILE=)",
@@ -107,6 +112,43 @@ void collection_containers_new(const struct collection *c, const struct config *
 		log_warning_errno(c->log, r, "cannot ask container runtimes");
 }
 
+const char *collection_root_problem(int error)
+{
+	switch (error) {
+	case -ENOENT:
+		return "does not exist";
+	case -ENOTDIR:
+		return "is not a directory";
+	case -EMEDIUMTYPE:
+		return "is in no mounted cgroup hierarchy";
+	default:
+		return strerror(-error);
+	}
+}
+
+/*
+ * Logs the configured roots that are no cgroup when that changes, not at
+ * every scrape: their collections go on, and cgacct_collector_success
+ * {collector="walk"} 0 says it at every scrape.
+ */
+static void report_roots(struct collection *c, const struct snapshot *s)
+{
+	struct strbuf now = {0};
+
+	for (size_t i = 0; i < s->n_bad_roots; i++)
+		strbuf_printf(&now, "%s%s %s", i ? "; " : "", s->bad_roots[i].path,
+			      collection_root_problem(s->bad_roots[i].error));
+	if (now.len == 0 && !c->bad_roots)
+		return;
+	if (now.len > 0 && (!c->bad_roots || strcmp(now.buf, c->bad_roots) != 0))
+		log_error(c->log, "cgroup_roots: %s: nothing is read there", now.buf);
+	else if (now.len == 0)
+		log_notice(c->log, "cgroup_roots: every root is a cgroup again");
+	free(c->bad_roots);
+	c->bad_roots = now.len > 0 ? TAKE_PTR(now.buf) : NULL;
+	strbuf_done(&now);
+}
+
 int collection_run(struct collection *c, const struct config *cfg, collect_visit_fn on_visit,
 		   void *userdata, struct snapshot *ret)
 {
@@ -124,5 +166,6 @@ int collection_run(struct collection *c, const struct config *cfg, collect_visit
 	r = collect_snapshot(&o, ret);
 	if (r < 0)
 		return log_warning_errno(c->log, r, "collection failed");
+	report_roots(c, ret);
 	return 0;
 }

@@ -22,6 +22,7 @@ struct collection {
 	uint64_t held_wanted;	       /* the keep_open_files it was made for */
 	struct id_cache *ids;	       /* NULL: out of memory */
 	struct containers *containers; /* NULL: no runtime to ask */
+	char *bad_roots; /* what the last collection said of cgroup_roots, for the log */
 };
 
 void collection_init(struct collection *c, const struct cli *cli, struct log_target *log);
@@ -34,6 +35,9 @@ void collection_done(struct collection *c);
  */
 void collection_containers_new(const struct collection *c, const struct config *cfg,
 			       struct containers **ret);
+
+/* What a root_problem's error says of the root: "does not exist", ... */
+const char *collection_root_problem(int error);
 
 /*
  * One collection with cfg into *ret; on_visit (may be NULL) sees every

@@ -17,6 +17,7 @@
 #include "daemon/selection.h"
 #include "daemon/service.h"
 #include "daemon/systemd.h"
+#include "exporter/listen.h"
 #include "exporter/render.h"
 
 /* One line per visited cgroup; see --walk-order in cli.c. */
@@ -97,6 +98,43 @@ static int run_once(const struct cli *cli, const struct config *cfg, struct log_
 	return 0;
 }
 
+/*
+ * --check-config: what loading could not see. Every listen host resolves,
+ * and every cgroup_roots entry is a cgroup of a mounted hierarchy here.
+ */
+static int check_config(const struct cli *cli, const struct config *cfg, struct log_target *log)
+{
+	const char *name = cli->config_file ? cli->config_file : "(built-in)";
+	struct root_problem *bad = NULL;
+	struct collect_options o;
+	size_t n_bad = 0;
+	int r = 0, q;
+
+	for (size_t i = 0; i < cfg->n_listen; i++) {
+		_cleanup_free_ char *address = NULL;
+		const char *why;
+
+		if (listen_resolve(&cfg->listen[i], &why) >= 0)
+			continue;
+		(void)listen_address_format(&cfg->listen[i], &address);
+		log_error(log, "%s: listen: %s does not resolve: %s", name, address ? address : "?",
+			  why);
+		r = -EADDRNOTAVAIL;
+	}
+	selection_collect_options(cfg, cli, &o);
+	q = collect_check_roots(&o, &bad, &n_bad);
+	if (q < 0)
+		return log_error_errno(log, q, "%s: cannot check cgroup_roots in %s", name,
+				       cli->mountinfo);
+	for (size_t i = 0; i < n_bad; i++)
+		log_error(log, "%s: cgroup_roots: %s %s", name, bad[i].path,
+			  collection_root_problem(bad[i].error));
+	if (n_bad > 0)
+		r = -EINVAL;
+	root_problems_free(bad, n_bad);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct log_target log;
@@ -125,7 +163,10 @@ int main(int argc, char **argv)
 	atomic_store(&log.max_level, cfg->log_level);
 
 	if (cli.check_config) {
-		printf("%s: configuration OK\n", cli.config_file ? cli.config_file : "(built-in)");
+		r = check_config(&cli, cfg, &log);
+		if (r >= 0)
+			printf("%s: configuration OK\n",
+			       cli.config_file ? cli.config_file : "(built-in)");
 		config_free(cfg);
 	} else if (cli.once) {
 		r = run_once(&cli, cfg, &log);

@@ -76,6 +76,7 @@ void selection_collect_options(const struct config *c, const struct cli *cli,
 	    .per_cpu = c->per_cpu,
 	    .select = select_cgroup,
 	    .select_userdata = (void *)(uintptr_t)c,
+	    .roots = c->cgroup_roots,
 	};
 	o->skip_controllers = CONTROLLERS_ALL & ~c->controllers;
 }

@@ -25,12 +25,20 @@
 #include "base/clock.h"
 #include "base/util.h"
 #include "daemon/collection.h"
+#include "daemon/privileges.h"
 #include "daemon/selection.h"
 #include "daemon/service.h"
 #include "daemon/systemd.h"
 #include "exporter/http.h"
 #include "exporter/listen.h"
 #include "exporter/tls.h"
+
+/* The sockets of one configured address, kept while a reload keeps the address. */
+struct binding {
+	struct listen_address address;
+	int *fds; /* the HTTP server's once handed to it */
+	size_t n;
+};
 
 struct service {
 	const struct cli *cli;
@@ -40,7 +48,10 @@ struct service {
 	struct collection collection; /* under config_lock */
 	struct scrape *scrape;
 	struct http_server *http;
-	int *sd_fds; /* from socket activation, owned here; MHD gets duplicates */
+	struct binding *bindings; /* the configured addresses and their sockets */
+	size_t n_bindings;
+	int *sd_fds;  /* from socket activation, owned here */
+	int *sd_dups; /* their duplicates, the server's */
 	size_t n_sd_fds;
 };
 
@@ -88,63 +99,160 @@ static void configure_scrape(struct service *s, const struct config *c)
 	scrape_configure(s->scrape, &settings);
 }
 
-static int add_address(struct service *s, struct http_server *h, const struct listen_address *a)
+static void bindings_free(struct binding *v, size_t n)
 {
-	_cleanup_free_ char *name = NULL;
-	_cleanup_free_ int *fds = NULL;
-	size_t n = 0;
-	int r;
-
-	(void)listen_address_format(a, &name);
-	r = listen_open(a, &fds, &n);
 	for (size_t i = 0; i < n; i++) {
-		int q = http_server_add_socket(h, fds[i]);
-
-		if (q < 0 && r >= 0)
-			r = q;
+		listen_address_done(&v[i].address);
+		free(v[i].fds);
 	}
-	if (r == -EINVAL)
-		log_error(s->log, "cannot serve on %s: libmicrohttpd refused to start",
-			  name ? name : "?");
-	else if (r < 0)
-		log_error_errno(s->log, r, "cannot serve on %s", name ? name : "?");
-	return r;
+	free(v);
 }
 
-/* HTTP daemons for c's addresses (or systemd's sockets) and TLS settings. */
-static int http_start(struct service *s, const struct config *c, struct http_server **ret)
+static int address_copy(const struct listen_address *a, struct listen_address *ret)
+{
+	*ret = *a;
+	ret->host = NULL;
+	if (a->host && !(ret->host = strdup(a->host)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Frees bindings v that were not served, closing the sockets no running binding has. */
+static void close_new_sockets(struct service *s, struct binding *v, size_t n)
+{
+	for (size_t i = 0; i < n && v; i++) {
+		bool running = false;
+
+		for (size_t k = 0; k < s->n_bindings && !running; k++)
+			running = listen_address_equal(&s->bindings[k].address, &v[i].address);
+		for (size_t f = 0; f < v[i].n && !running; f++)
+			close(v[i].fds[f]);
+	}
+	bindings_free(v, n);
+}
+
+/*
+ * The sockets for c's addresses: those of the running bindings where an
+ * address stays (its socket cannot be bound twice, and keeping it refuses
+ * no connection), new ones for the others. On failure the new sockets are
+ * closed and the running ones left as they are.
+ */
+static int bind_addresses(struct service *s, const struct config *c, struct binding **ret,
+			  size_t *ret_n)
+{
+	struct binding *v = calloc(c->n_listen ? c->n_listen : 1, sizeof(*v));
+	size_t n = 0;
+	int r = v ? 0 : -ENOMEM;
+
+	for (size_t i = 0; r >= 0 && i < c->n_listen; i++, n++) {
+		const struct binding *kept = NULL;
+
+		for (size_t k = 0; k < s->n_bindings && !kept; k++)
+			if (listen_address_equal(&s->bindings[k].address, &c->listen[i]))
+				kept = &s->bindings[k];
+		r = address_copy(&c->listen[i], &v[i].address);
+		if (r >= 0 && kept) {
+			v[i].fds = malloc((kept->n ? kept->n : 1) * sizeof(int));
+			if (!v[i].fds)
+				r = -ENOMEM;
+			else
+				memcpy(v[i].fds, kept->fds, kept->n * sizeof(int));
+			v[i].n = kept->n;
+		} else if (r >= 0) {
+			_cleanup_free_ char *name = NULL;
+
+			r = listen_open(&c->listen[i], &v[i].fds, &v[i].n);
+			(void)listen_address_format(&c->listen[i], &name);
+			if (r < 0)
+				log_error_errno(s->log, r, "cannot serve on %s", name ? name : "?");
+		}
+		v[i].n = v[i].fds ? v[i].n : 0;
+	}
+	if (r < 0) {
+		close_new_sockets(s, v, n);
+		return r;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+/*
+ * Serves c's web-config on the bindings' sockets or, with socket
+ * activation, duplicates of systemd's; the server closes the sockets of
+ * the bindings they replace. On failure nothing changed and v is freed,
+ * its new sockets closed.
+ */
+static int serve(struct service *s, const struct config *c, struct binding *v, size_t n)
+{
+	_cleanup_free_ int *fds = NULL;
+	size_t total = 0;
+	int r;
+
+	for (size_t i = 0; i < n; i++)
+		total += v[i].n;
+	fds = malloc((total + s->n_sd_fds + 1) * sizeof(*fds));
+	if (!fds) {
+		close_new_sockets(s, v, n);
+		return -ENOMEM;
+	}
+	total = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t f = 0; f < v[i].n; f++)
+			fds[total++] = v[i].fds[f];
+	r = http_server_serve(s->http, c->web, s->n_sd_fds ? s->sd_dups : fds,
+			      s->n_sd_fds ? s->n_sd_fds : total);
+	if (r < 0) {
+		log_error(s->log, "cannot serve this configuration%s",
+			  r == -EINVAL ? ": libmicrohttpd refused its TLS settings" : "");
+		close_new_sockets(s, v, n);
+		return r;
+	}
+	bindings_free(s->bindings, s->n_bindings);
+	s->bindings = v;
+	s->n_bindings = n;
+	return 0;
+}
+
+/* The HTTP server for c's TLS settings, on c's addresses or systemd's sockets. */
+static int http_start(struct service *s, const struct config *c)
 {
 	const struct http_options o = {
-	    .web = c->web,
+	    .web = NULL,
 	    .threads = HTTP_THREADS_DEFAULT,
 	    .connection_limit = HTTP_CONNECTION_LIMIT_DEFAULT,
+	    .per_address_limit = HTTP_PER_ADDRESS_LIMIT_DEFAULT,
 	    .memory_limit = HTTP_MEMORY_LIMIT_DEFAULT,
 	    .timeout_sec = HTTP_TIMEOUT_SEC_DEFAULT,
+	    .head_timeout_usec = HTTP_HEAD_TIMEOUT_USEC_DEFAULT,
 	    .log = mhd_log,
 	    .log_userdata = s->log,
 	};
-	struct http_server *h;
+	struct binding *v = NULL;
+	size_t n = 0;
 	int r;
 
-	r = http_server_new(s->scrape, CGACCT_VERSION, &o, &h);
+	r = http_server_new(s->scrape, CGACCT_VERSION, &o, &s->http);
+	if (r == -EINVAL)
+		log_error(s->log, "cannot serve: libmicrohttpd refused to start");
 	if (r < 0)
 		return r;
-	for (size_t i = 0; r >= 0 && i < s->n_sd_fds; i++) {
-		int fd = fcntl(s->sd_fds[i], F_DUPFD_CLOEXEC, 3);
-
-		r = fd < 0 ? -errno : http_server_add_socket(h, fd);
+	if (s->n_sd_fds > 0) {
+		/* duplicates: the originals stay for a restart's activation */
+		s->sd_dups = calloc(s->n_sd_fds, sizeof(*s->sd_dups));
+		if (!s->sd_dups)
+			return -ENOMEM;
+		for (size_t i = 0; i < s->n_sd_fds; i++)
+			if ((s->sd_dups[i] = fcntl(s->sd_fds[i], F_DUPFD_CLOEXEC, 3)) < 0)
+				return log_error_errno(s->log, -errno,
+						       "cannot serve on socket-activated fd %d",
+						       s->sd_fds[i]);
+	} else {
+		r = bind_addresses(s, c, &v, &n);
 		if (r < 0)
-			log_error_errno(s->log, r, "cannot serve on socket-activated fd %d",
-					s->sd_fds[i]);
+			return r;
 	}
-	for (size_t i = 0; r >= 0 && s->n_sd_fds == 0 && i < c->n_listen; i++)
-		r = add_address(s, h, &c->listen[i]);
-	if (r < 0) {
-		http_server_free(h);
-		return r;
-	}
-	*ret = h;
-	return 0;
+	return serve(s, c, v, n);
 }
 
 static void notify_serving(struct service *s)
@@ -159,37 +267,25 @@ static void notify_serving(struct service *s)
 			       s->cfg->n_listen > 1 ? " and more" : "");
 }
 
-static bool listen_equal(const struct config *a, const struct config *b)
-{
-	if (a->n_listen != b->n_listen)
-		return false;
-	for (size_t i = 0; i < a->n_listen; i++)
-		if (!listen_address_equal(&a->listen[i], &b->listen[i]))
-			return false;
-	return true;
-}
-
 /*
- * Puts the HTTP side on next's settings: 0 when it did, 1 when it could not
- * and s->http serves s->cfg again, -errno when nothing serves any more.
+ * Puts the HTTP side on next's settings: 0 when it did, an error when it
+ * could not and changed nothing, so that the running configuration keeps
+ * serving. The server keeps what stays (a kept address's socket, the TLS
+ * daemons where their setup is the same) and lets what goes finish what it
+ * serves: a reload drops no scrape.
  */
 static int http_switch(struct service *s, const struct config *next)
 {
+	struct binding *v = NULL;
+	size_t n = 0;
 	int r;
 
-	if ((s->n_sd_fds > 0 || listen_equal(s->cfg, next)) &&
-	    tls_same_setup(s->cfg->web, next->web)) {
-		http_server_set_web_config(s->http, next->web);
-		return 0;
+	if (s->n_sd_fds == 0) {
+		r = bind_addresses(s, next, &v, &n);
+		if (r < 0)
+			return r;
 	}
-	/* The old daemons hold the addresses, so they go first. */
-	http_server_free(s->http);
-	s->http = NULL;
-	if (http_start(s, next, &s->http) >= 0)
-		return 0;
-	log_error(s->log, "reload: cannot serve the new configuration, restoring the old one");
-	r = http_start(s, s->cfg, &s->http);
-	return r < 0 ? r : 1;
+	return serve(s, next, v, n);
 }
 
 static int reload(struct service *s)
@@ -207,10 +303,9 @@ static int reload(struct service *s)
 		return 0;
 	}
 	r = http_switch(s, next);
-	if (r != 0) {
+	if (r < 0) {
+		log_error(s->log, "reload failed, keeping the running configuration");
 		config_free(next);
-		if (r < 0)
-			return r;
 		notify_serving(s);
 		return 0;
 	}
@@ -314,23 +409,31 @@ int service_run(const struct cli *cli, struct config *cfg, struct log_target *lo
 		goto out_free_collection;
 	configure_scrape(&s, cfg);
 	containers_configure(&s, cfg);
-	r = http_start(&s, cfg, &s.http);
+	r = http_start(&s, cfg);
 	if (r < 0)
-		goto out_free_scrape;
+		goto out_free_http;
 
 	log_info(log, "serving /metrics%s", s.n_sd_fds ? " on socket-activated sockets" : "");
+	if (privileges_effective() != 0)
+		log_warning(log,
+			    "running with capabilities (%s): cgacctd needs none to read cgroup "
+			    "files and serve them; run it as an unprivileged user, as the packaged "
+			    "cgacctd.service does (User=cgacct, CapabilityBoundingSet=)",
+			    geteuid() == 0 ? "as root" : "CapEff is not empty");
 	notify_serving(&s);
 	r = loop(&s, sigfd);
 	systemd_notify("STOPPING=1");
 
+out_free_http:
 	http_server_free(s.http);
-out_free_scrape:
+	bindings_free(s.bindings, s.n_bindings);
 	scrape_free(s.scrape);
 out_free_collection:
 	collection_done(&s.collection);
 	for (size_t i = 0; i < s.n_sd_fds; i++)
 		close(s.sd_fds[i]);
 	free(s.sd_fds);
+	free(s.sd_dups);
 out_free_config:
 	config_free(s.cfg);
 	pthread_mutex_destroy(&s.config_lock);

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Basic-auth credentials, checked per request. bcrypt is slow on purpose
- * (cost 10 is some 70 ms), so the caller should serialise checks, as
- * exporter-toolkit does with a mutex, rather than let a flood of requests
- * run many at once.
+ * Basic-auth credentials, checked per request through the gate (auth.h):
+ * bcrypt is slow on purpose, so the gate runs one at a time and remembers
+ * what it found.
  *
  * The Authorization header goes to the parser here rather than MHD's own,
  * so the same code (and its fuzz target) decides what a well-formed header
@@ -11,6 +10,9 @@
  */
 #include <crypt.h>
 #include <errno.h>
+#include <gnutls/crypto.h>
+#include <gnutls/gnutls.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,21 +57,30 @@ int auth_verify_bcrypt(const char *hash, const char *password)
 	return r;
 }
 
+/* The stored hash a check of user compares with: the user's, or the dummy for an unknown one. */
+static const char *stored_hash(const struct web_config *wc, const char *user)
+{
+	const char *hash = wc->dummy_hash;
+
+	/* No early exit: the loop costs the same wherever the user is. */
+	for (size_t i = 0; i < wc->n_users; i++)
+		if (strcmp(wc->users[i].name, user) == 0)
+			hash = wc->users[i].value;
+	return hash;
+}
+
 int auth_check_password(const struct web_config *wc, const char *user, const char *password)
 {
-	const struct web_pair *found = NULL;
+	const char *hash;
 	int r;
 
 	if (wc->n_users == 0)
 		return 0;
-	/* No early exit: the loop costs the same wherever the user is. */
-	for (size_t i = 0; i < wc->n_users; i++)
-		if (strcmp(wc->users[i].name, user) == 0)
-			found = &wc->users[i];
-	r = auth_verify_bcrypt(found ? found->value : wc->dummy_hash, password);
+	hash = stored_hash(wc, user);
+	r = auth_verify_bcrypt(hash, password);
 	if (r < 0)
 		return r;
-	return found && r == 1;
+	return hash != wc->dummy_hash && r == 1;
 }
 
 static int base64_decode(const char *s, size_t len, char **ret, size_t *ret_len)
@@ -166,19 +177,156 @@ bool auth_required(const struct web_config *wc)
 	return wc && wc->n_users > 0;
 }
 
-bool auth_request_allowed(struct MHD_Connection *c, const struct web_config *wc)
+/* Credentials remembered: right ones for long, wrong ones in a larger ring. */
+#define REMEMBER_ALLOWED 16
+#define REMEMBER_DENIED	 256
+
+struct remembered {
+	uint8_t key[32]; /* HMAC-SHA256 of user, password and stored hash; all zero: empty */
+	uint64_t used;	 /* when last asked, for replacing the oldest */
+};
+
+struct auth_gate {
+	uint8_t secret[32]; /* the HMAC key, this process's alone */
+	pthread_mutex_t lock;
+	struct remembered allowed[REMEMBER_ALLOWED], denied[REMEMBER_DENIED];
+	uint64_t clock;		  /* under lock: a counter for "used" */
+	pthread_mutex_t checking; /* held by the one bcrypt in progress */
+};
+
+int auth_gate_new(struct auth_gate **ret)
 {
-	const char *value;
-	char *user = NULL, *password = NULL;
+	struct auth_gate *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		return -ENOMEM;
+	if (gnutls_rnd(GNUTLS_RND_KEY, g->secret, sizeof(g->secret)) < 0) {
+		free(g);
+		return -EIO;
+	}
+	pthread_mutex_init(&g->lock, NULL);
+	pthread_mutex_init(&g->checking, NULL);
+	*ret = g;
+	return 0;
+}
+
+void auth_gate_free(struct auth_gate *g)
+{
+	if (!g)
+		return;
+	pthread_mutex_destroy(&g->lock);
+	pthread_mutex_destroy(&g->checking);
+	explicit_bzero(g, sizeof(*g));
+	free(g);
+}
+
+static int remember_key(const struct auth_gate *g, const char *user, const char *password,
+			const char *hash, uint8_t key[32])
+{
+	size_t lu = strlen(user) + 1, lp = strlen(password) + 1, lh = strlen(hash) + 1;
+	char *data = malloc(lu + lp + lh);
 	int r;
 
+	if (!data)
+		return -ENOMEM;
+	memcpy(data, user, lu);
+	memcpy(data + lu, password, lp);
+	memcpy(data + lu + lp, hash, lh);
+	r = gnutls_hmac_fast(GNUTLS_MAC_SHA256, g->secret, sizeof(g->secret), data, lu + lp + lh,
+			     key);
+	explicit_bzero(data, lu + lp + lh);
+	free(data);
+	return r < 0 ? -EIO : 0;
+}
+
+static struct remembered *find(struct remembered *v, size_t n, const uint8_t key[32])
+{
+	for (size_t i = 0; i < n; i++)
+		if (memcmp(v[i].key, key, 32) == 0)
+			return &v[i];
+	return NULL;
+}
+
+/* Under lock: remembers key in v, over the entry asked for least lately. */
+static void remember(struct auth_gate *g, struct remembered *v, size_t n, const uint8_t key[32])
+{
+	struct remembered *oldest = &v[0];
+
+	for (size_t i = 1; i < n; i++)
+		if (v[i].used < oldest->used)
+			oldest = &v[i];
+	memcpy(oldest->key, key, 32);
+	oldest->used = ++g->clock;
+}
+
+/* AUTH_ALLOWED or AUTH_DENIED if the gate remembers key; -1 if not. */
+static int recall(struct auth_gate *g, const uint8_t key[32])
+{
+	struct remembered *hit;
+	int r = -1;
+
+	pthread_mutex_lock(&g->lock);
+	if ((hit = find(g->allowed, REMEMBER_ALLOWED, key)))
+		r = AUTH_ALLOWED;
+	else if ((hit = find(g->denied, REMEMBER_DENIED, key)))
+		r = AUTH_DENIED;
+	if (hit)
+		hit->used = ++g->clock;
+	pthread_mutex_unlock(&g->lock);
+	return r;
+}
+
+/*
+ * Takes the one bcrypt's turn if nobody has it. A check never waits for
+ * it: a waiting check would hold its HTTP thread, and with it every
+ * connection that thread serves, Prometheus's among them.
+ */
+static bool take_turn(struct auth_gate *g)
+{
+	return pthread_mutex_trylock(&g->checking) == 0;
+}
+
+static enum auth_result check(struct auth_gate *g, const struct web_config *wc, const char *user,
+			      const char *password)
+{
+	const char *hash = stored_hash(wc, user);
+	uint8_t key[32];
+	int r;
+
+	if (remember_key(g, user, password, hash, key) < 0)
+		return AUTH_DENIED;
+	r = recall(g, key);
+	if (r >= 0)
+		return (enum auth_result)r;
+	if (!take_turn(g))
+		return AUTH_BUSY;
+	/* another check may have settled it while this one waited */
+	r = recall(g, key);
+	if (r < 0)
+		r = auth_check_password(wc, user, password) > 0 ? AUTH_ALLOWED : AUTH_DENIED;
+	pthread_mutex_lock(&g->lock);
+	if (r == AUTH_ALLOWED && !find(g->allowed, REMEMBER_ALLOWED, key))
+		remember(g, g->allowed, REMEMBER_ALLOWED, key);
+	else if (r == AUTH_DENIED && !find(g->denied, REMEMBER_DENIED, key))
+		remember(g, g->denied, REMEMBER_DENIED, key);
+	pthread_mutex_unlock(&g->lock);
+	pthread_mutex_unlock(&g->checking);
+	return (enum auth_result)r;
+}
+
+enum auth_result auth_gate_check(struct auth_gate *g, const struct web_config *wc,
+				 const char *authorization)
+{
+	char *user = NULL, *password = NULL;
+	enum auth_result r;
+
 	if (!auth_required(wc))
-		return true;
-	value = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-	if (!value || auth_parse_basic(value, strlen(value), &user, &password) < 0)
-		return false;
-	r = auth_check_password(wc, user, password);
+		return AUTH_ALLOWED;
+	if (!authorization ||
+	    auth_parse_basic(authorization, strlen(authorization), &user, &password) < 0)
+		return AUTH_DENIED;
+	r = check(g, wc, user, password);
 	free(user);
 	auth_erase_password(password);
-	return r > 0;
+	return r;
 }

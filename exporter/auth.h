@@ -17,8 +17,34 @@
 /* Whether wc asks for authentication at all. */
 bool auth_required(const struct web_config *wc);
 
-/* Whether the request's Authorization header names a user of wc with the right password. */
-bool auth_request_allowed(struct MHD_Connection *c, const struct web_config *wc);
+/*
+ * What stands between a flood of wrong passwords and the scrapes that
+ * know theirs: a memory of the credentials checked lately, right and
+ * wrong, keyed by a keyed hash of user, password and stored hash (as
+ * exporter-toolkit keeps one), so that a scraper's credentials cost a
+ * bcrypt once; and a bound of one bcrypt at a time, a check that would
+ * need another being refused as busy at once. A flood of new wrong
+ * passwords then costs one CPU and keeps only itself waiting, and every
+ * scrape whose credentials were checked before goes through at once.
+ */
+struct auth_gate;
+
+enum auth_result {
+	AUTH_DENIED,
+	AUTH_ALLOWED,
+	AUTH_BUSY, /* a check was needed and none could run: answer 429 and come back */
+};
+
+int auth_gate_new(struct auth_gate **ret);
+void auth_gate_free(struct auth_gate *g);
+
+/*
+ * Whether the Authorization header value (NULL: none) names a user of wc
+ * with the right password, as the gate remembers it or as a bcrypt finds.
+ * Allowed whatever the header where wc asks for no authentication.
+ */
+enum auth_result auth_gate_check(struct auth_gate *g, const struct web_config *wc,
+				 const char *authorization);
 
 /*
  * Parses an Authorization header value, "Basic base64(user:password)"

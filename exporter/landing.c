@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "base/util.h"
 #include "exporter/landing.h"
 
@@ -20,13 +21,24 @@ static void html_escaped(struct strbuf *b, const char *s)
 	    ['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&#39;",
 	};
 
-	for (; *s; s++) {
-		const char *e = entities[(unsigned char)*s];
+	for (size_t i = 0, n = strlen(s); i < n;) {
+		const char *e = entities[(unsigned char)s[i]];
+		char utf8[UTF8_ESCAPE_LEN];
+		size_t used;
 
+		if ((unsigned char)s[i] >= 0x80) {
+			/* as the label values spell it (base/utf8.h) */
+			strbuf_append(
+			    b, utf8,
+			    (size_t)(utf8_write_escaped(utf8, s + i, n - i, &used) - utf8));
+			i += used;
+			continue;
+		}
 		if (e)
 			strbuf_puts(b, e);
 		else
-			strbuf_putc(b, *s);
+			strbuf_putc(b, s[i]);
+		i++;
 	}
 }
 

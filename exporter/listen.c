@@ -61,16 +61,47 @@ static int append(int **fds, size_t *n, int fd)
 	return 0;
 }
 
-int listen_open(const struct listen_address *a, int **fds, size_t *n_fds)
+/* The addresses a named or literal host stands for, as a server binds them. */
+static int resolve(const struct listen_address *a, struct addrinfo **ret, const char **ret_why)
 {
 	const struct addrinfo hints = {
 	    .ai_family = a->family,
 	    .ai_socktype = SOCK_STREAM,
 	    .ai_flags = AI_PASSIVE | AI_NUMERICSERV,
 	};
+	char port[8];
+	int r;
+
+	snprintf(port, sizeof(port), "%u", a->port);
+	r = getaddrinfo(a->host, port, &hints, ret);
+	if (r == 0)
+		return 0;
+	*ret_why = gai_strerror(r);
+	return r == EAI_SYSTEM	 ? -errno
+	       : r == EAI_MEMORY ? -ENOMEM
+	       : r == EAI_AGAIN	 ? -EAGAIN
+				 : -EADDRNOTAVAIL;
+}
+
+int listen_resolve(const struct listen_address *a, const char **ret_why)
+{
+	struct addrinfo *res = NULL;
+	int r;
+
+	*ret_why = NULL;
+	if (!a->host)
+		return 0;
+	r = resolve(a, &res, ret_why);
+	if (res)
+		freeaddrinfo(res);
+	return r;
+}
+
+int listen_open(const struct listen_address *a, int **fds, size_t *n_fds)
+{
 	struct addrinfo *res = NULL;
 	size_t first = *n_fds;
-	char port[8];
+	const char *why;
 	int fd, r;
 
 	if (!a->host) {
@@ -82,10 +113,9 @@ int listen_open(const struct listen_address *a, int **fds, size_t *n_fds)
 			close(fd);
 		return r;
 	}
-	snprintf(port, sizeof(port), "%u", a->port);
-	r = getaddrinfo(a->host, port, &hints, &res);
-	if (r != 0)
-		return r == EAI_SYSTEM ? -errno : r == EAI_MEMORY ? -ENOMEM : -EADDRNOTAVAIL;
+	r = resolve(a, &res, &why);
+	if (r < 0)
+		return r;
 	for (const struct addrinfo *ai = res; ai && r >= 0; ai = ai->ai_next) {
 		fd = open_one(ai->ai_addr, ai->ai_addrlen, true);
 		r = fd < 0 ? fd : append(fds, n_fds, fd);

@@ -19,3 +19,10 @@
  * *fds (a malloc'd array of *n_fds). On failure nothing is appended.
  */
 int listen_open(const struct listen_address *a, int **fds, size_t *n_fds);
+
+/*
+ * Whether the address's host resolves, as listen_open() would resolve it,
+ * without opening anything: 0, or -EADDRNOTAVAIL (-EAGAIN for a temporary
+ * failure) with *ret_why saying why, as a static string.
+ */
+int listen_resolve(const struct listen_address *a, const char **ret_why);

@@ -97,7 +97,8 @@ static void write_sample(struct strbuf *b, const struct native_row *row, size_t 
 {
 	const char *label = row->label ? sample_label(r, s) : NULL;
 	size_t label_len = label ? strlen(label) : 0;
-	char *p = strbuf_space(b, name_len + path->len + NATIVE_LABEL_NAMES_MAX + 2 * label_len +
+	char *p = strbuf_space(b, name_len + path->len + NATIVE_LABEL_NAMES_MAX +
+				      TEXTFORMAT_LABEL_VALUE_MAX(label_len) +
 				      TEXTFORMAT_SCALED_MAX + SAMPLE_PUNCTUATION);
 
 	if (!p)

@@ -166,9 +166,9 @@ static struct label_text *escape_paths(const struct snapshot *s, size_t n)
 		size_t len = strlen(path);
 
 		paths[i] = (struct label_text){.text = path, .len = len};
-		if (strcspn(path, "\\\"\n") == len)
+		if (textformat_label_value_plain(path, len))
 			continue;
-		paths[i].owned = malloc(2 * len + 1);
+		paths[i].owned = malloc(TEXTFORMAT_LABEL_VALUE_MAX(len) + 1);
 		if (!paths[i].owned) {
 			free_paths(paths, i);
 			return NULL;

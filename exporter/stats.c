@@ -10,13 +10,23 @@
 #include "exporter/stats.h"
 #include "exporter/textformat.h"
 
-static const unsigned codes[SCRAPE_STATS_CODES] = {200, 400, 401, 403, 404, 405, 500};
+static const unsigned codes[SCRAPE_STATS_CODES] = {200, 400, 401, 403, 404, 405, 408,
+						   414, 429, 431, 500, 501, 503, 505};
 
 void scrape_stats_count_response(struct scrape_stats *s, unsigned code)
 {
 	for (unsigned i = 0; i < SCRAPE_STATS_CODES; i++)
 		if (codes[i] == code)
 			atomic_fetch_add_explicit(&s->responses[i], 1, memory_order_relaxed);
+}
+
+void scrape_stats_set_connections(struct scrape_stats *s, uint64_t open, uint64_t refused,
+				  uint64_t shed, uint64_t timed_out)
+{
+	atomic_store_explicit(&s->connections_open, open, memory_order_relaxed);
+	atomic_store_explicit(&s->connections_refused, refused, memory_order_relaxed);
+	atomic_store_explicit(&s->connections_shed, shed, memory_order_relaxed);
+	atomic_store_explicit(&s->connections_timed_out, timed_out, memory_order_relaxed);
 }
 
 static uint64_t load(const atomic_uint_fast64_t *v)
@@ -45,4 +55,24 @@ void scrape_stats_render(struct strbuf *b, enum render_format f, const void *use
 	for (unsigned i = 0; i < SCRAPE_STATS_CODES; i++)
 		strbuf_printf(b, "cgacct_http_requests_total{code=\"%u\"} %" PRIu64 "\n", codes[i],
 			      load(&s->responses[i]));
+	textformat_header(b, f, "cgacct_http_connections",
+			  "HTTP connections held, their request heads coming or requests served.",
+			  FAMILY_GAUGE);
+	strbuf_printf(b, "cgacct_http_connections %" PRIu64 "\n", load(&s->connections_open));
+	textformat_header(b, f, "cgacct_http_connections_refused_total",
+			  "Connections closed at once: every place held a request in progress.",
+			  FAMILY_COUNTER);
+	strbuf_printf(b, "cgacct_http_connections_refused_total %" PRIu64 "\n",
+		      load(&s->connections_refused));
+	textformat_header(b, f, "cgacct_http_connections_shed_total",
+			  "Waiting connections closed to make room for a new one (the client's "
+			  "own first).",
+			  FAMILY_COUNTER);
+	strbuf_printf(b, "cgacct_http_connections_shed_total %" PRIu64 "\n",
+		      load(&s->connections_shed));
+	textformat_header(b, f, "cgacct_http_connections_timed_out_total",
+			  "Connections closed because a request head did not come in time.",
+			  FAMILY_COUNTER);
+	strbuf_printf(b, "cgacct_http_connections_timed_out_total %" PRIu64 "\n",
+		      load(&s->connections_timed_out));
 }

@@ -68,7 +68,7 @@ void textformat_header(struct strbuf *b, enum render_format f, const char *name,
 void textformat_label_value(struct strbuf *b, const char *value)
 {
 	size_t len = strlen(value);
-	char *p = strbuf_space(b, 2 * len);
+	char *p = strbuf_space(b, TEXTFORMAT_LABEL_VALUE_MAX(len));
 
 	if (p)
 		strbuf_commit(b, textformat_write_label_value(p, value, len));

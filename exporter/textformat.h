@@ -8,10 +8,13 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/strbuf.h"
+#include "base/utf8.h"
 
 #define PROMETHEUS_CONTENT_TYPE	 "text/plain; version=0.0.4; charset=utf-8"
 #define OPENMETRICS_CONTENT_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
@@ -40,26 +43,46 @@ const char *textformat_content_type(enum render_format f);
 void textformat_header(struct strbuf *b, enum render_format f, const char *name, const char *help,
 		       enum family_type type);
 
-/* A label value, escaped: backslash, double quote and newline. */
+/*
+ * A label value, escaped: backslash, double quote and newline as the
+ * formats say, and made valid UTF-8 as base/utf8.h says, so that one cgroup
+ * with a name of stray bytes cannot make the whole exposition unreadable.
+ */
 void textformat_label_value(struct strbuf *b, const char *value);
 
+/* The most textformat_write_label_value() writes for len bytes. */
+#define TEXTFORMAT_LABEL_VALUE_MAX(len) (UTF8_ESCAPE_LEN * (len))
+
 /*
- * The same written at dst, which needs 2 * len bytes; returns the end.
- * Inline, as is textformat_write_scaled(): every sample line of a scrape
- * is written in place with them.
+ * The same written at dst, which needs TEXTFORMAT_LABEL_VALUE_MAX(len)
+ * bytes; returns the end. Inline, as is textformat_write_scaled(): every
+ * sample line of a scrape is written in place with them.
  */
 static inline char *textformat_write_label_value(char *dst, const char *value, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
+	for (size_t i = 0; i < len;) {
 		char c = value[i];
+		size_t used;
 
+		if ((unsigned char)c >= 0x80) {
+			dst = utf8_write_escaped(dst, value + i, len - i, &used);
+			i += used;
+			continue;
+		}
 		if (c == '\\' || c == '"' || c == '\n') {
 			*dst++ = '\\';
 			c = c == '\n' ? 'n' : c;
 		}
 		*dst++ = c;
+		i++;
 	}
 	return dst;
+}
+
+/* Whether value needs no escaping at all, so that it can be written as it is. */
+static inline bool textformat_label_value_plain(const char *value, size_t len)
+{
+	return strcspn(value, "\\\"\n") >= len && utf8_unchanged(value, len);
 }
 
 /* Enough digits for every divisor we use (1e9, 1024 needs 10). */

@@ -13,28 +13,55 @@
 
 #include "exporter/tls.h"
 
-int tls_daemon_options(const struct web_config *wc, struct MHD_OptionItem opts[TLS_OPTIONS_MAX],
-		       char **ret_priorities)
+int tls_setup_new(const struct web_config *wc, struct tls_setup *ret)
 {
-	size_t n = 0;
+	struct tls_setup s = {0};
 	int r;
 
-	*ret_priorities = NULL;
-	if (web_config_tls(wc)) {
-		r = web_config_gnutls_priorities(wc, ret_priorities);
-		if (r < 0)
-			return r;
-		opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, wc->key.pem};
-		opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, wc->cert.pem};
-		opts[n++] =
-		    (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, *ret_priorities};
-		/* With a trust list MHD asks every client for a certificate; without, none. */
-		if (wc->client_ca.pem && wc->client_auth != WEB_CLIENT_AUTH_NONE)
-			opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0,
-							    wc->client_ca.pem};
+	*ret = s;
+	if (!web_config_tls(wc))
+		return 0;
+	r = web_config_gnutls_priorities(wc, &s.priorities);
+	if (r < 0)
+		return r;
+	s.key = strdup(wc->key.pem);
+	s.cert = strdup(wc->cert.pem);
+	/* With a trust list MHD asks every client for a certificate; without, none. */
+	if (wc->client_ca.pem && wc->client_auth != WEB_CLIENT_AUTH_NONE)
+		s.trust = strdup(wc->client_ca.pem);
+	if (!s.key || !s.cert ||
+	    (wc->client_ca.pem && wc->client_auth != WEB_CLIENT_AUTH_NONE && !s.trust)) {
+		tls_setup_done(&s);
+		return -ENOMEM;
+	}
+	*ret = s;
+	return 0;
+}
+
+void tls_setup_done(struct tls_setup *s)
+{
+	if (s->key)
+		explicit_bzero(s->key, strlen(s->key));
+	free(s->key);
+	free(s->cert);
+	free(s->trust);
+	free(s->priorities);
+	*s = (struct tls_setup){0};
+}
+
+void tls_daemon_options(const struct tls_setup *s, struct MHD_OptionItem opts[TLS_OPTIONS_MAX])
+{
+	size_t n = 0;
+
+	if (s->key) {
+		opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, s->key};
+		opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, s->cert};
+		opts[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, s->priorities};
+		if (s->trust)
+			opts[n++] =
+			    (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, s->trust};
 	}
 	opts[n] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
-	return 0;
 }
 
 bool tls_client_allowed(struct MHD_Connection *c, const struct web_config *wc)

@@ -17,12 +17,22 @@
 #define TLS_OPTIONS_MAX 5
 
 /*
- * Fills opts (TLS_OPTIONS_MAX items, MHD_OPTION_END-terminated) for
- * MHD_OPTION_ARRAY; *ret_priorities is referenced by opts and must be
- * freed after MHD_start_daemon(). Without TLS opts is just the end marker.
+ * What a daemon's TLS options point to, copied from a web-config: a daemon
+ * that drains after a reload outlives the configuration it started with.
  */
-int tls_daemon_options(const struct web_config *wc, struct MHD_OptionItem opts[TLS_OPTIONS_MAX],
-		       char **ret_priorities);
+struct tls_setup {
+	char *key, *cert, *trust, *priorities; /* all NULL without TLS */
+};
+
+int tls_setup_new(const struct web_config *wc, struct tls_setup *ret);
+void tls_setup_done(struct tls_setup *s);
+
+/*
+ * Fills opts (TLS_OPTIONS_MAX items, MHD_OPTION_END-terminated) for
+ * MHD_OPTION_ARRAY from s, which must outlive the daemon. Without TLS opts
+ * is just the end marker.
+ */
+void tls_daemon_options(const struct tls_setup *s, struct MHD_OptionItem opts[TLS_OPTIONS_MAX]);
 
 /* Whether the connection's client certificate satisfies client_auth_type. */
 bool tls_client_allowed(struct MHD_Connection *c, const struct web_config *wc);

@@ -319,6 +319,13 @@ const struct block_device *snapshot_device(const struct snapshot *s, const char 
 	return NULL;
 }
 
+void root_problems_free(struct root_problem *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
+}
+
 void snapshot_free(struct snapshot *s)
 {
 	for (size_t i = 0; i < s->n_records; i++)
@@ -336,5 +343,6 @@ void snapshot_free(struct snapshot *s)
 	for (size_t i = 0; i < s->n_runtimes; i++)
 		free(s->runtimes[i].socket);
 	free(s->runtimes);
+	root_problems_free(s->bad_roots, s->n_bad_roots);
 	*s = (struct snapshot){0};
 }

@@ -68,6 +68,15 @@ struct hierarchy_status {
 	size_t cgroups;
 };
 
+/*
+ * A configured cgroup root that is no cgroup: -ENOENT (missing), -ENOTDIR,
+ * or -EMEDIUMTYPE (in no mounted cgroup hierarchy).
+ */
+struct root_problem {
+	char *path;
+	int error;
+};
+
 /* A block device a device label names: the name, or "8:0" where it has none. */
 struct block_device {
 	uint32_t major, minor;
@@ -93,6 +102,8 @@ struct snapshot {
 	size_t n_containers;
 	struct runtime_status *runtimes; /* container_runtime_sockets, in their order */
 	size_t n_runtimes;
+	struct root_problem *bad_roots; /* each fails the walk collector */
+	size_t n_bad_roots;
 	uint64_t duration_ns;
 	bool finalized; /* no writer may change it any more */
 };
@@ -124,3 +135,4 @@ int snapshot_finalize(struct snapshot *s);
 /* The device a device label names, NULL if the collection did not keep it. */
 const struct block_device *snapshot_device(const struct snapshot *s, const char *name);
 void snapshot_free(struct snapshot *s);
+void root_problems_free(struct root_problem *v, size_t n);

@@ -208,6 +208,27 @@ static const char *first_name(struct json_object *o)
 	return s + strspn(s, "/");
 }
 
+/* s, or its first bytes up to a character's end and "\u2026" to fill max bytes. */
+static char *bounded_strdup(const char *s, size_t max)
+{
+	static const char ellipsis[] = "\xe2\x80\xa6";
+	size_t len = strlen(s), keep;
+	char *out;
+
+	if (len <= max)
+		return strdup(s);
+	keep = max - (sizeof(ellipsis) - 1);
+	/* not within a multi-byte character: back off its continuation bytes */
+	while (keep > 0 && ((unsigned char)s[keep] & 0xc0) == 0x80)
+		keep--;
+	out = malloc(keep + sizeof(ellipsis));
+	if (out) {
+		memcpy(out, s, keep);
+		memcpy(out + keep, ellipsis, sizeof(ellipsis));
+	}
+	return out;
+}
+
 /* Fills c from one element of the list; false for an element without a valid Id. */
 static int container_from(struct json_object *o, struct runtime_container *c)
 {
@@ -221,8 +242,8 @@ static int container_from(struct json_object *o, struct runtime_container *c)
 	if (json_object_object_get_ex(o, "Created", &created) &&
 	    json_object_is_type(created, json_type_int) && json_object_get_int64(created) > 0)
 		c->created = (uint64_t)json_object_get_int64(created);
-	c->name = strdup(name ? name : "");
-	c->image = strdup(image ? image : "");
+	c->name = bounded_strdup(name ? name : "", DOCKERAPI_NAME_MAX);
+	c->image = bounded_strdup(image ? image : "", DOCKERAPI_IMAGE_MAX);
 	return c->name && c->image ? 1 : -ENOMEM;
 }
 

@@ -13,6 +13,16 @@
 /* A container ID: 64 hex digits, as in the cgroup path (identity.h). */
 #define DOCKERAPI_ID_LEN 64
 
+/*
+ * The longest name and image kept, in bytes: a name or image is a label
+ * value on every series of its container in cAdvisor's naming, so one the
+ * runtime makes longer (a socket's answer is input) is cut there, at a
+ * character's end, and ends in U+2026 ("…"). Docker's own names and
+ * image references stay well within.
+ */
+#define DOCKERAPI_NAME_MAX  255
+#define DOCKERAPI_IMAGE_MAX 511
+
 struct runtime_container {
 	char id[DOCKERAPI_ID_LEN + 1];
 	char *name;	  /* without the Docker API's leading '/'s */

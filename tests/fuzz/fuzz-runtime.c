@@ -2,7 +2,8 @@
 /*
  * The fuzz target of what cgacctd reads from a container runtime's socket
  * (collector/runtime/dockerapi.c): a whole HTTP response. Whatever it is, a
- * list comes back only whole, its IDs 64 hex digits, its strings set.
+ * list comes back only whole, its IDs 64 hex digits, its strings set and
+ * within their bounds.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,7 +20,8 @@ TARGET fuzz_docker_api(const char *buf, size_t size)
 	if (dockerapi_parse_response(buf, size, &v, &n) == 0) {
 		for (size_t i = 0; i < n; i++)
 			if (strlen(v[i].id) != DOCKERAPI_ID_LEN || !v[i].name || !v[i].image ||
-			    v[i].name[0] == '/')
+			    v[i].name[0] == '/' || strlen(v[i].name) > DOCKERAPI_NAME_MAX ||
+			    strlen(v[i].image) > DOCKERAPI_IMAGE_MAX)
 				abort();
 		runtime_containers_free(v, n);
 	}

@@ -30,6 +30,7 @@ the run (the churn loop) and are exempt from values and coverage, not from
 the grammar or the walk order.
 """
 
+import collections
 import math
 import os
 import re
@@ -918,6 +919,45 @@ def mutations(text):
     }
 
 
+def undo_utf8_escape(value):
+    """The bytes a label value stands for: U+FFFD and two hex digits are one byte."""
+    raw, i = bytearray(), 0
+    while i < len(value):
+        if value[i] == "\ufffd":
+            raw.append(int(value[i + 1:i + 3], 16))
+            i += 3
+        else:
+            raw += value[i].encode()
+            i += 1
+    return bytes(raw)
+
+
+def check_names(report, out, read):
+    """Every cgroup the user nobody named, in every hierarchy cgacctd reads,
+    exported once, its name given back byte for byte; the exposition well
+    formed."""
+    named = collections.defaultdict(list)
+    for line in open(os.path.join(out, "names.hex")):
+        dump, name = line.split()
+        named[dump].append(b"/delegated/" + bytes.fromhex(name))
+    raw = open(os.path.join(out, "names.prom"), "rb").read()
+    try:
+        families = parse_exposition(raw.decode("utf-8"))
+    except (UnicodeDecodeError, Malformed) as e:
+        report.add(False, "names/grammar", str(e))
+        return
+    report.add(True, "names/grammar", "valid UTF-8 and text format")
+    exported = collections.defaultdict(list)
+    for labels, _ in families["cgroup_info"]["samples"]:
+        if labels["cgroup"].startswith("/delegated/"):
+            exported[labels["hierarchy"]].append(undo_utf8_escape(labels["cgroup"]))
+    for h in read:
+        names, got = sorted(named[h.dump]), sorted(exported.get(h.name, []))
+        report.add(got == names and len(set(names)) == 7,
+                   "names/%s-every-name-once-and-undoable" % h.name,
+                   "named %s, exported %s" % (names, got))
+
+
 def check_dir(out):
     report = Report()
     for what, code in (l.split() for l in open(os.path.join(out, "cgacctd.status"))):
@@ -958,6 +998,7 @@ def check_dir(out):
             except Malformed:
                 caught.add(False, "grammar")
             report.add(caught.failed(), "checker-catches-" + name, kind)
+    check_names(report, out, read)
     # the churn loop must really have raced the walk: churn cgroups visited,
     # or cgroups that vanished between listing and reading
     walked = [l.split("\t")[2] for l in open(os.path.join(out, "walk-order")) if "/churn-" in l]

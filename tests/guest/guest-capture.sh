@@ -7,7 +7,9 @@
 #   mountinfo, devices ("MAJ:MIN NAME"), before/ and after/ (one folder per
 #   hierarchy, named after its mount point), metrics.prom and walk-order
 #   (cgacctd --once --walk-order), metrics-per-cpu.prom (--per-cpu),
-#   cgacctd.status, disk.written (bytes the disk group wrote), demo logs.
+#   cgacctd.status, disk.written (bytes the disk group wrote), demo logs,
+#   names.hex and names.prom (cgroups the user nobody named, and the
+#   exposition that has them).
 # Steps are logged as "step: ..." lines; the exit status is 0 unless a step
 # that the checker cannot judge failed.
 # Not -e: each step checks what it needs and exits with its own message.
@@ -66,6 +68,36 @@ kill "$churn"
 wait "$churn" 2>/dev/null
 cp "$state/disk.written" "$out/disk.written"
 for f in "$state"/*.log; do cp "$f" "$out/demo-${f##*/}"; done
+
+# Names anyone may give: the user nobody names cgroups in a subtree
+# delegated to it (the directory and the files that create and move,
+# chowned, as systemd's Delegate= does) with bytes that are not UTF-8 and
+# characters the exposition escapes (not a newline: the kernel refuses
+# it). names.hex lists what the kernel holds (hierarchy, then the name in
+# hex), names.prom what cgacctd made of it.
+step "cgroups nobody names"
+for h in $hierarchies; do
+	d=$h/delegated
+	mkdir "$d" || exit 1
+	for f in "$d" "$d/cgroup.procs" "$d/cgroup.threads" "$d/cgroup.subtree_control" "$d/tasks"; do
+		[ ! -e "$f" ] || chown 65534:65534 "$f" || exit 1
+	done
+	# shellcheck disable=SC2016 # expanded by nobody's shell
+	su -s /bin/sh nobody -c 'cd "$1" &&
+		for n in "\377\376" "tab\tand\033escape" "q\"uote\\\\back" "caf\303\251" "cut\303" \
+			"\357\277\275ff" "\377"; do mkdir "$(printf "$n")" || exit 1; done' sh "$d" ||
+		{ echo "nobody cannot name cgroups in $d"; exit 1; }
+	for n in "$d"/*/; do
+		n=${n%/}
+		printf '%s %s\n' "${h##*/}" "$(printf '%s' "${n##*/}" | od -An -tx1 | tr -d ' \n')"
+	done
+done >"$out/names.hex"
+cgacctd --once >"$out/names.prom" 2>>"$out/cgacctd.err"
+echo "names $?" >>"$out/cgacctd.status"
+for h in $hierarchies; do
+	for n in "$h"/delegated/*/; do rmdir "$n" || exit 1; done
+	rmdir "$h/delegated" || exit 1
+done
 step "stop the demo tree"
 demo-tree.sh stop || exit 1
 for h in $hierarchies; do

@@ -14,3 +14,12 @@ build_cgacctd() {
 		return 1
 	fi
 }
+
+# The build the fast tier and the adversarial suite run: -Werror, and ASan
+# and UBSan that stop at the first finding.
+#   setup_sanitized BUILD_DIR
+setup_sanitized() {
+	[ -f "$1/build.ninja" ] && return 0
+	meson setup "$1" "$top" -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false \
+		-Dc_args=-fno-sanitize-recover=all >/dev/null
+}

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Basic auth as requests meet it: Authorization header parsing, bcrypt
- * checks against htpasswd hashes, and unknown users costing one bcrypt of
- * the same cost as known ones.
+ * checks against htpasswd hashes, unknown users costing one bcrypt of the
+ * same cost as known ones, and the gate: credentials checked once, one
+ * bcrypt at a time.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 
 #include "base/util.h"
@@ -56,10 +58,22 @@ static unsigned crypt_calls;
 static char crypt_setting[64];
 static bool crypt_matches_all; /* as if every password hashed to the hash it is checked against */
 
+/* Set: a bcrypt waits at the gate until it is opened, as a slow one would. */
+static pthread_mutex_t crypt_gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t crypt_gate_changed = PTHREAD_COND_INITIALIZER;
+static bool crypt_gate_closed, crypt_waiting;
+
 char *__wrap_crypt_ra(const char *phrase, const char *setting, void **data, int *size)
 {
 	char *out;
 
+	pthread_mutex_lock(&crypt_gate_lock);
+	crypt_waiting = true;
+	pthread_cond_broadcast(&crypt_gate_changed);
+	while (crypt_gate_closed)
+		pthread_cond_wait(&crypt_gate_changed, &crypt_gate_lock);
+	crypt_waiting = false;
+	pthread_mutex_unlock(&crypt_gate_lock);
 	crypt_calls++;
 	snprintf(crypt_setting, sizeof(crypt_setting), "%s", setting);
 	out = __real_crypt_ra(phrase, setting, data, size);
@@ -164,4 +178,141 @@ TEST(malformed_authorization_is_refused)
 	/* Exactly len bytes are read: the NUL here lies outside the value. */
 	ASSERT_EQ(auth_parse_basic("Basic YWI6Yw==", 13, &u, &p), -EINVAL);
 	ASSERT_TRUE(u == NULL && p == NULL);
+}
+
+static char *basic(const char *user, const char *password)
+{
+	static const char alphabet[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char plain[128], *out;
+	size_t n, o = 6;
+
+	n = (size_t)snprintf(plain, sizeof(plain), "%s:%s", user, password);
+	out = malloc(6 + (n + 2) / 3 * 4 + 1);
+	ASSERT_TRUE(out != NULL);
+	memcpy(out, "Basic ", 6);
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)(unsigned char)plain[i] << 16;
+
+		v |= i + 1 < n ? (uint32_t)(unsigned char)plain[i + 1] << 8 : 0;
+		v |= i + 2 < n ? (uint32_t)(unsigned char)plain[i + 2] : 0;
+		out[o++] = alphabet[v >> 18 & 63];
+		out[o++] = alphabet[v >> 12 & 63];
+		out[o++] = i + 1 < n ? alphabet[v >> 6 & 63] : '=';
+		out[o++] = i + 2 < n ? alphabet[v & 63] : '=';
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* The gate remembers what it checked: right and wrong credentials cost a bcrypt once. */
+TEST(gate_checks_each_credential_once)
+{
+	struct web_config *wc = web_config_fixture("config/web-full.yml");
+	char *right = basic("alice", ALICE_PASSWORD), *wrong = basic("alice", "guess"),
+	     *stranger = basic("mallory", "guess");
+	struct auth_gate *g;
+
+	ASSERT_EQ(auth_gate_new(&g), 0);
+	crypt_calls = 0;
+	ASSERT_EQ(auth_gate_check(g, wc, right), AUTH_ALLOWED);
+	ASSERT_EQ(auth_gate_check(g, wc, wrong), AUTH_DENIED);
+	ASSERT_EQ(auth_gate_check(g, wc, stranger), AUTH_DENIED);
+	ASSERT_EQ(crypt_calls, 3);
+	for (int i = 0; i < 5; i++) {
+		ASSERT_EQ(auth_gate_check(g, wc, right), AUTH_ALLOWED);
+		ASSERT_EQ(auth_gate_check(g, wc, wrong), AUTH_DENIED);
+		ASSERT_EQ(auth_gate_check(g, wc, stranger), AUTH_DENIED);
+	}
+	ASSERT_EQ(crypt_calls, 3);
+	/* no header, or a malformed one: denied without a bcrypt */
+	ASSERT_EQ(auth_gate_check(g, wc, NULL), AUTH_DENIED);
+	ASSERT_EQ(auth_gate_check(g, wc, "Basic !!!"), AUTH_DENIED);
+	ASSERT_EQ(crypt_calls, 3);
+	/* without a web-config nothing is asked */
+	ASSERT_EQ(auth_gate_check(g, NULL, NULL), AUTH_ALLOWED);
+	auth_gate_free(g);
+	free(right);
+	free(wrong);
+	free(stranger);
+	web_config_free(wc);
+}
+
+/* A new password for a user is a new credential: what the gate knew of the old one is not used. */
+TEST(gate_forgets_credentials_whose_hash_changed)
+{
+	struct web_config *wc = web_config_fixture("config/web-full.yml"), *changed;
+	char *right = basic("alice", ALICE_PASSWORD);
+	struct auth_gate *g;
+
+	ASSERT_EQ(auth_gate_new(&g), 0);
+	ASSERT_EQ(auth_gate_check(g, wc, right), AUTH_ALLOWED);
+	changed = web_config_fixture("config/web-full.yml");
+	/* alice's hash replaced by bob's: her old password is wrong now */
+	free(changed->users[0].value);
+	changed->users[0].value = strdup(changed->users[1].value);
+	crypt_calls = 0;
+	ASSERT_EQ(auth_gate_check(g, changed, right), AUTH_DENIED);
+	ASSERT_EQ(crypt_calls, 1);
+	auth_gate_free(g);
+	free(right);
+	web_config_free(wc);
+	web_config_free(changed);
+}
+
+struct checker {
+	struct auth_gate *g;
+	const struct web_config *wc;
+	const char *header;
+	enum auth_result result;
+};
+
+static void *check_in_thread(void *userdata)
+{
+	struct checker *c = userdata;
+
+	c->result = auth_gate_check(c->g, c->wc, c->header);
+	return NULL;
+}
+
+/*
+ * One bcrypt at a time, and nobody waits for it: while one runs, another
+ * credential that needs one is busy at once, and one the gate knows goes
+ * through, so a flood of new passwords cannot hold up a known scraper.
+ */
+TEST(gate_runs_one_bcrypt_and_never_waits_for_it)
+{
+	struct web_config *wc = web_config_fixture("config/web-full.yml");
+	char *right = basic("alice", ALICE_PASSWORD), *guess = basic("alice", "guess 1"),
+	     *other = basic("alice", "guess 2");
+	struct checker slow;
+	struct auth_gate *g;
+	pthread_t t;
+
+	ASSERT_EQ(auth_gate_new(&g), 0);
+	ASSERT_EQ(auth_gate_check(g, wc, right), AUTH_ALLOWED);
+	slow = (struct checker){.g = g, .wc = wc, .header = guess};
+	pthread_mutex_lock(&crypt_gate_lock);
+	crypt_gate_closed = true;
+	pthread_mutex_unlock(&crypt_gate_lock);
+	ASSERT_EQ(pthread_create(&t, NULL, check_in_thread, &slow), 0);
+	pthread_mutex_lock(&crypt_gate_lock);
+	while (!crypt_waiting)
+		pthread_cond_wait(&crypt_gate_changed, &crypt_gate_lock);
+	pthread_mutex_unlock(&crypt_gate_lock);
+	/* a bcrypt runs (and waits at the test's gate) */
+	ASSERT_EQ(auth_gate_check(g, wc, other), AUTH_BUSY);
+	ASSERT_EQ(auth_gate_check(g, wc, right), AUTH_ALLOWED);
+	pthread_mutex_lock(&crypt_gate_lock);
+	crypt_gate_closed = false;
+	pthread_cond_broadcast(&crypt_gate_changed);
+	pthread_mutex_unlock(&crypt_gate_lock);
+	ASSERT_EQ(pthread_join(t, NULL), 0);
+	ASSERT_EQ(slow.result, AUTH_DENIED);
+	ASSERT_EQ(auth_gate_check(g, wc, other), AUTH_DENIED);
+	auth_gate_free(g);
+	free(right);
+	free(guess);
+	free(other);
+	web_config_free(wc);
 }

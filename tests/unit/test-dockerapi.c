@@ -106,3 +106,41 @@ TEST(list_over_the_socket_with_a_timeout)
 	ASSERT_EQ(dockerapi_list("/nonexistent/docker.sock", USEC_PER_SEC, &v, &n), -ENOENT);
 	ASSERT_EQ(dockerapi_list("/proc/self/status", USEC_PER_SEC, &v, &n), -ECONNREFUSED);
 }
+
+/*
+ * A name or image beyond its bound is cut at a character's end and ends in
+ * U+2026, so that one runtime answer cannot blow up every series of its
+ * container; one within its bound is kept whole, whatever its bytes.
+ */
+TEST(names_and_images_are_bounded)
+{
+	char *response, name[600], image[1200];
+	struct runtime_container *v;
+	size_t n;
+
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	/* "é" (2 bytes) on each side of the image's cut, at byte 507 */
+	memset(image, 'i', sizeof(image) - 1);
+	image[sizeof(image) - 1] = '\0';
+	for (size_t i = 500; i < 520; i += 2)
+		memcpy(image + i + 1, "\xc3\xa9", 2);
+	ASSERT_TRUE(asprintf(&response,
+			     OK_HEAD
+			     "[{\"Id\":\"" ID_WEB "\",\"Names\":[\"/%s\"],\"Image\":\"%s\"},"
+			     "{\"Id\":\"" ID_DB "\",\"Names\":[\"x\\u00ffy\"],\"Image\":\"a\"}]",
+			     name, image) >= 0);
+	ASSERT_EQ(parse(response, &v, &n), 0);
+	ASSERT_EQ(n, 2);
+	ASSERT_EQ(strlen(v[0].name), DOCKERAPI_NAME_MAX);
+	ASSERT_TRUE(strncmp(v[0].name, name, DOCKERAPI_NAME_MAX - 3) == 0);
+	ASSERT_STREQ(v[0].name + DOCKERAPI_NAME_MAX - 3, "\xe2\x80\xa6");
+	ASSERT_TRUE(strlen(v[0].image) <= DOCKERAPI_IMAGE_MAX);
+	ASSERT_TRUE(strlen(v[0].image) >= DOCKERAPI_IMAGE_MAX - 1);
+	/* the cut is not inside "é": what precedes the ellipsis is whole characters */
+	ASSERT_TRUE(strncmp(v[0].image, image, strlen(v[0].image) - 3) == 0);
+	ASSERT_TRUE(((unsigned char)v[0].image[strlen(v[0].image) - 4] & 0xc0) != 0xc0);
+	ASSERT_STREQ(v[1].name, "x\xc3\xbfy");
+	runtime_containers_free(v, n);
+	free(response);
+}

@@ -18,8 +18,10 @@ TEST(responses_are_counted_by_their_code)
 	scrape_stats_count_response(&s, 200);
 	scrape_stats_count_response(&s, 401);
 	scrape_stats_count_response(&s, 500);
+	scrape_stats_count_response(&s, 429);
 	scrape_stats_count_response(&s, 418); /* not one of ours: not counted */
 	scrape_stats_count_response(&s, 0);
+	scrape_stats_set_connections(&s, 5, 1, 7, 3);
 	scrape_stats_render(&b, RENDER_TEXT, &s);
 	ASSERT_STREQ(b.buf,
 		     "# HELP cgacct_collections_total Collections run; concurrent scrapes "
@@ -39,7 +41,30 @@ TEST(responses_are_counted_by_their_code)
 		     "cgacct_http_requests_total{code=\"403\"} 0\n"
 		     "cgacct_http_requests_total{code=\"404\"} 0\n"
 		     "cgacct_http_requests_total{code=\"405\"} 0\n"
-		     "cgacct_http_requests_total{code=\"500\"} 1\n");
+		     "cgacct_http_requests_total{code=\"408\"} 0\n"
+		     "cgacct_http_requests_total{code=\"414\"} 0\n"
+		     "cgacct_http_requests_total{code=\"429\"} 1\n"
+		     "cgacct_http_requests_total{code=\"431\"} 0\n"
+		     "cgacct_http_requests_total{code=\"500\"} 1\n"
+		     "cgacct_http_requests_total{code=\"501\"} 0\n"
+		     "cgacct_http_requests_total{code=\"503\"} 0\n"
+		     "cgacct_http_requests_total{code=\"505\"} 0\n"
+		     "# HELP cgacct_http_connections HTTP connections held, their request "
+		     "heads coming or requests served.\n"
+		     "# TYPE cgacct_http_connections gauge\n"
+		     "cgacct_http_connections 5\n"
+		     "# HELP cgacct_http_connections_refused_total Connections closed at once: "
+		     "every place held a request in progress.\n"
+		     "# TYPE cgacct_http_connections_refused_total counter\n"
+		     "cgacct_http_connections_refused_total 1\n"
+		     "# HELP cgacct_http_connections_shed_total Waiting connections closed to "
+		     "make room for a new one (the client's own first).\n"
+		     "# TYPE cgacct_http_connections_shed_total counter\n"
+		     "cgacct_http_connections_shed_total 7\n"
+		     "# HELP cgacct_http_connections_timed_out_total Connections closed because "
+		     "a request head did not come in time.\n"
+		     "# TYPE cgacct_http_connections_timed_out_total counter\n"
+		     "cgacct_http_connections_timed_out_total 3\n");
 	strbuf_done(&b);
 }
 

@@ -13,6 +13,32 @@ TEST(label_values_escape_backslash_quote_newline_only)
 
 	textformat_label_value(&b, "/a\"b\\c\nd e/\xc3\xbc\xe2\x82\xac\t");
 	ASSERT_STREQ(b.buf, "/a\\\"b\\\\c\\nd e/\xc3\xbc\xe2\x82\xac\t");
+	ASSERT_TRUE(!textformat_label_value_plain("/a\"b", 4));
+	ASSERT_TRUE(textformat_label_value_plain("/d e/\xc3\xbc", 7));
+	strbuf_done(&b);
+}
+
+/*
+ * A label value is valid UTF-8 whatever the bytes: a stray byte becomes
+ * U+FFFD and its hex digits (base/utf8.h), as does each byte of a U+FFFD
+ * that was there, so the two cgroups below stay two series. Prometheus
+ * drops a whole exposition for one invalid label value.
+ */
+TEST(label_values_are_valid_utf8_and_never_collide)
+{
+	struct strbuf a = {0}, b = {0};
+
+	textformat_label_value(&a, "/x\xff\"y");
+	ASSERT_STREQ(a.buf, "/x\xef\xbf\xbd"
+			    "ff\\\"y");
+	ASSERT_TRUE(!textformat_label_value_plain("/x\xffy", 4));
+	textformat_label_value(&b, "/x\xef\xbf\xbd"
+				   "ff\"y");
+	ASSERT_TRUE(strcmp(a.buf, b.buf) != 0);
+	ASSERT_TRUE(!textformat_label_value_plain("/x\xef\xbf\xbd"
+						  "ffy",
+						  8));
+	strbuf_done(&a);
 	strbuf_done(&b);
 }
 

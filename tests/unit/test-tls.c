@@ -23,37 +23,49 @@ static struct web_config *without_tls(void)
 	return wc;
 }
 
+/*
+ * The daemon's TLS options point into a copy of the web-config's key,
+ * certificate and trust list, which a draining daemon keeps after its
+ * configuration is gone.
+ */
 TEST(daemon_options_carry_key_certificate_priorities_and_trust)
 {
 	struct web_config *plain = without_tls(), *tls = web_config_fixture("config/web.yml"),
 			  *mutual = web_config_fixture("config/web-full.yml");
 	struct MHD_OptionItem opts[TLS_OPTIONS_MAX];
-	char *priorities = (char *)"untouched";
+	struct tls_setup s;
 
-	ASSERT_EQ(tls_daemon_options(plain, opts, &priorities), 0);
-	ASSERT_TRUE(priorities == NULL);
+	ASSERT_EQ(tls_setup_new(plain, &s), 0);
+	ASSERT_TRUE(!s.key && !s.cert && !s.trust && !s.priorities);
+	tls_daemon_options(&s, opts);
 	ASSERT_EQ(opts[0].option, MHD_OPTION_END);
+	tls_setup_done(&s);
 
-	ASSERT_EQ(tls_daemon_options(tls, opts, &priorities), 0);
+	ASSERT_EQ(tls_setup_new(tls, &s), 0);
+	tls_daemon_options(&s, opts);
 	ASSERT_EQ(opts[0].option, MHD_OPTION_HTTPS_MEM_KEY);
-	ASSERT_TRUE(opts[0].ptr_value == tls->key.pem);
+	ASSERT_STREQ(opts[0].ptr_value, tls->key.pem);
+	ASSERT_TRUE(opts[0].ptr_value != tls->key.pem);
 	ASSERT_EQ(opts[1].option, MHD_OPTION_HTTPS_MEM_CERT);
-	ASSERT_TRUE(opts[1].ptr_value == tls->cert.pem);
+	ASSERT_STREQ(opts[1].ptr_value, tls->cert.pem);
 	ASSERT_EQ(opts[2].option, MHD_OPTION_HTTPS_PRIORITIES);
-	ASSERT_TRUE(opts[2].ptr_value == priorities);
-	ASSERT_STREQ(priorities, "NORMAL:-VERS-ALL:+VERS-TLS1.2:+VERS-TLS1.3:%SERVER_PRECEDENCE");
+	ASSERT_STREQ(opts[2].ptr_value,
+		     "NORMAL:-VERS-ALL:+VERS-TLS1.2:+VERS-TLS1.3:%SERVER_PRECEDENCE");
 	ASSERT_EQ(opts[3].option, MHD_OPTION_END);
-	free(priorities);
+	tls_setup_done(&s);
 
-	ASSERT_EQ(tls_daemon_options(mutual, opts, &priorities), 0);
+	ASSERT_EQ(tls_setup_new(mutual, &s), 0);
+	tls_daemon_options(&s, opts);
 	ASSERT_EQ(opts[3].option, MHD_OPTION_HTTPS_MEM_TRUST);
-	ASSERT_TRUE(opts[3].ptr_value == mutual->client_ca.pem);
+	ASSERT_STREQ(opts[3].ptr_value, mutual->client_ca.pem);
 	ASSERT_TRUE(strstr(mutual->client_ca.pem, "BEGIN CERTIFICATE") != NULL);
 	ASSERT_EQ(opts[4].option, MHD_OPTION_END);
-	free(priorities);
+	/* the copy outlives the configuration */
+	web_config_free(mutual);
+	ASSERT_TRUE(strstr(s.trust, "BEGIN CERTIFICATE") != NULL);
+	tls_setup_done(&s);
 	web_config_free(plain);
 	web_config_free(tls);
-	web_config_free(mutual);
 }
 
 /* A reload may keep the server only when nothing of its TLS changes. */

@@ -148,8 +148,9 @@ TEST(unreadable_tls_file_is_an_error)
 	assert_error("tls_server_config:\n  cert_file: server.pem\n  key_file: /nonexistent/k\n",
 		     "@F:3:13: tls_server_config.key_file: cannot read \"/nonexistent/k\": No "
 		     "such file or directory");
-	assert_error("tls_server_config:\n  cert_file: .\n",
-		     "@F:2:14: tls_server_config.cert_file: cannot read \"@D/.\": Is a directory");
+	assert_error(
+	    "tls_server_config:\n  cert_file: .\n",
+	    "@F:2:14: tls_server_config.cert_file: cannot read \"@D/.\": not a regular file");
 	assert_error("tls_server_config:\n  client_ca_file: web.yml\n",
 		     "@F:2:19: tls_server_config.client_ca_file: \"@D/web.yml\" holds no PEM data");
 
