@@ -99,16 +99,12 @@ void readbuf_done(struct readbuf *rb)
 	*rb = (struct readbuf){0};
 }
 
-int read_file_at(int dirfd, const char *name, char **ret, size_t *ret_len)
+/* All of fd, from where it stands, into a new buffer of its own. */
+static int read_all(int fd, char **ret, size_t *ret_len)
 {
-	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	struct readbuf rb = {0};
-	int r;
+	int r = read_fd(fd, &rb, false, false, ret_len);
 
-	assert(ret && ret_len);
-	if (fd < 0)
-		return -errno;
-	r = read_fd(fd, &rb, false, false, ret_len);
 	if (r < 0) {
 		readbuf_done(&rb);
 		return r;
@@ -117,13 +113,21 @@ int read_file_at(int dirfd, const char *name, char **ret, size_t *ret_len)
 	return 0;
 }
 
+int read_file_at(int dirfd, const char *name, char **ret, size_t *ret_len)
+{
+	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	assert(ret && ret_len);
+	if (fd < 0)
+		return -errno;
+	return read_all(fd, ret, ret_len);
+}
+
 int read_regular_file(const char *path, char **ret, size_t *ret_len)
 {
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer before fstat() tells */
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	struct readbuf rb = {0};
 	struct stat st;
-	int r;
 
 	assert(ret && ret_len);
 	if (fd < 0)
@@ -132,13 +136,7 @@ int read_regular_file(const char *path, char **ret, size_t *ret_len)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -ERR_NOT_REGULAR;
-	r = read_fd(fd, &rb, false, false, ret_len);
-	if (r < 0) {
-		readbuf_done(&rb);
-		return r;
-	}
-	*ret = rb.data;
-	return 0;
+	return read_all(fd, ret, ret_len);
 }
 
 /*

@@ -34,20 +34,24 @@ static uint64_t load(const atomic_uint_fast64_t *v)
 	return atomic_load_explicit(v, memory_order_relaxed);
 }
 
+/* A family of one series without labels. */
+static void single(struct strbuf *b, enum render_format f, const char *name, const char *help,
+		   enum family_type type, uint64_t value)
+{
+	textformat_header(b, f, name, help, type);
+	strbuf_printf(b, "%s %" PRIu64 "\n", name, value);
+}
+
 void scrape_stats_render(struct strbuf *b, enum render_format f, const void *userdata)
 {
 	const struct scrape_stats *s = userdata;
 
-	textformat_header(b, f, "cgacct_collections_total",
-			  "Collections run; concurrent scrapes and those within min_interval share "
-			  "one.",
-			  FAMILY_COUNTER);
-	strbuf_printf(b, "cgacct_collections_total %" PRIu64 "\n", load(&s->collections));
-	textformat_header(b, f, "cgacct_collection_failures_total",
-			  "Collections that failed as a whole (the scrape got HTTP 500).",
-			  FAMILY_COUNTER);
-	strbuf_printf(b, "cgacct_collection_failures_total %" PRIu64 "\n",
-		      load(&s->collection_failures));
+	single(b, f, "cgacct_collections_total",
+	       "Collections run; concurrent scrapes and those within min_interval share one.",
+	       FAMILY_COUNTER, load(&s->collections));
+	single(b, f, "cgacct_collection_failures_total",
+	       "Collections that failed as a whole (the scrape got HTTP 500).", FAMILY_COUNTER,
+	       load(&s->collection_failures));
 	textformat_header(
 	    b, f, "cgacct_http_requests_total",
 	    "HTTP requests answered, by status code, up to this exposition's rendering.",
@@ -55,24 +59,16 @@ void scrape_stats_render(struct strbuf *b, enum render_format f, const void *use
 	for (unsigned i = 0; i < SCRAPE_STATS_CODES; i++)
 		strbuf_printf(b, "cgacct_http_requests_total{code=\"%u\"} %" PRIu64 "\n", codes[i],
 			      load(&s->responses[i]));
-	textformat_header(b, f, "cgacct_http_connections",
-			  "HTTP connections held, their request heads coming or requests served.",
-			  FAMILY_GAUGE);
-	strbuf_printf(b, "cgacct_http_connections %" PRIu64 "\n", load(&s->connections_open));
-	textformat_header(b, f, "cgacct_http_connections_refused_total",
-			  "Connections closed at once: every place held a request in progress.",
-			  FAMILY_COUNTER);
-	strbuf_printf(b, "cgacct_http_connections_refused_total %" PRIu64 "\n",
-		      load(&s->connections_refused));
-	textformat_header(b, f, "cgacct_http_connections_shed_total",
-			  "Waiting connections closed to make room for a new one (the client's "
-			  "own first).",
-			  FAMILY_COUNTER);
-	strbuf_printf(b, "cgacct_http_connections_shed_total %" PRIu64 "\n",
-		      load(&s->connections_shed));
-	textformat_header(b, f, "cgacct_http_connections_timed_out_total",
-			  "Connections closed because a request head did not come in time.",
-			  FAMILY_COUNTER);
-	strbuf_printf(b, "cgacct_http_connections_timed_out_total %" PRIu64 "\n",
-		      load(&s->connections_timed_out));
+	single(b, f, "cgacct_http_connections",
+	       "HTTP connections held, their request heads coming or requests served.",
+	       FAMILY_GAUGE, load(&s->connections_open));
+	single(b, f, "cgacct_http_connections_refused_total",
+	       "Connections closed at once: every place held a request in progress.",
+	       FAMILY_COUNTER, load(&s->connections_refused));
+	single(b, f, "cgacct_http_connections_shed_total",
+	       "Waiting connections closed to make room for a new one (the client's own first).",
+	       FAMILY_COUNTER, load(&s->connections_shed));
+	single(b, f, "cgacct_http_connections_timed_out_total",
+	       "Connections closed because a request head did not come in time.", FAMILY_COUNTER,
+	       load(&s->connections_timed_out));
 }
