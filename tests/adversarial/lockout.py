@@ -2,14 +2,18 @@
 """Can attackers keep Prometheus out? For SECONDS, SLOW connections send a
 request head one byte every 5 s (each reconnecting when the server closes
 it) and FLOOD connections send requests with wrong passwords, a new one
-each time, as fast as the server answers; all the while a scraper asks
-/metrics once a second with the right credentials, over a kept-alive
-connection as Prometheus does, with Prometheus's 10 s timeout. The
-scraper starts before the attack, as a server's Prometheus would have.
+each time, as fast as the server answers, from many addresses
+(127.0.1.0/24 and 127.0.2.0/24, as from many hosts, so that only the total
+limit holds them). All the while two scrapers ask /metrics once a second
+with the right credentials and Prometheus's 10 s timeout, from 127.0.0.1:
+one over a kept-alive connection made before the attack, as a Prometheus
+that was there does; one over a new connection each time, as a Prometheus
+that restarts, or the second of a pair, must.
 With CA, the port is TLS: the slow connections dribble a ClientHello that
 never ends, the flood and the scraper speak TLS, the scraper checking the
 server's certificate against CA.
-Prints the figures; exits 1 if fewer than 99% of the scrapes succeeded.
+Prints the figures; exits 1 if fewer than 99% of either scraper's scrapes
+succeeded.
 
     lockout.py PORT USER PASSWORD SECONDS SLOW FLOOD [CA]
 """
@@ -37,11 +41,17 @@ def tls_context(ca):
     return ssl.create_default_context(cafile=ca) if ca else None
 
 
-async def slow_client(port, stop, stats, tls):
+def source(net, i):
+    """The i-th attacker's address in 127.0.NET.0/24."""
+    return ("127.0.%d.%d" % (net, 1 + i % 250), 0)
+
+
+async def slow_client(port, stop, stats, tls, i):
     head = HELLO if tls else HEAD
     while not stop.is_set():
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                           local_addr=source(1, i))
         except OSError:
             stats["slow connect failed"] += 1
             await asyncio.sleep(1)
@@ -67,10 +77,11 @@ async def slow_client(port, stop, stats, tls):
         writer.close()
 
 
-async def flooder(port, user, stop, stats, context):
+async def flooder(port, user, stop, stats, context, i):
     while not stop.is_set():
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=context)
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=context,
+                                                           local_addr=source(2, i))
         except OSError:
             await asyncio.sleep(0.1)
             continue
@@ -98,7 +109,8 @@ async def flooder(port, user, stop, stats, context):
         writer.close()
 
 
-def scraper(port, user, password, stop, results, context):
+def scraper(port, user, password, stop, results, context, fresh):
+    """Scrapes once a second; with fresh, over a new connection each time."""
     auth = "Basic " + base64.b64encode(("%s:%s" % (user, password)).encode()).decode()
     conn = None
     next_at = time.monotonic()
@@ -116,8 +128,9 @@ def scraper(port, user, password, stop, results, context):
             body = resp.read()
             ok = resp.status == 200 and len(body) > 0
         except Exception:  # every failure counts as one
-            if conn is not None:
-                conn.close()
+            pass
+        if conn is not None and (fresh or not ok):
+            conn.close()
             conn = None
         took = time.monotonic() - start
         results.append((ok and took <= 10, took))
@@ -127,39 +140,49 @@ def scraper(port, user, password, stop, results, context):
 
 async def attack(port, user, seconds, slow, flood, stats, context):
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(slow_client(port, stop, stats, context is not None))
-             for _ in range(slow)]
-    tasks += [asyncio.create_task(flooder(port, user, stop, stats, context))
-              for _ in range(flood)]
+    tasks = [asyncio.create_task(slow_client(port, stop, stats, context is not None, i))
+             for i in range(slow)]
+    tasks += [asyncio.create_task(flooder(port, user, stop, stats, context, i))
+              for i in range(flood)]
     await asyncio.sleep(seconds)
     stop.set()
     await asyncio.wait(tasks, timeout=15)
+
+
+def report(what, results, seconds, slow, flood):
+    """Prints a scraper's figures; whether 99% of its scrapes succeeded."""
+    ok = sum(1 for good, _ in results if good)
+    times = sorted(took for _, took in results)
+    share = 100.0 * ok / len(results) if results else 0
+    print("figure lockout: %d s of %d slow and %d wrong-password connections: %s scraper %d "
+          "of %d within 10 s (%.1f%%), latency median %.3f s, p99 %.3f s, max %.3f s"
+          % (seconds, slow, flood, what, ok, len(results), share, statistics.median(times),
+             times[int(len(times) * 0.99) - 1], times[-1]))
+    return bool(results) and share >= 99
 
 
 def main(port, user, password, seconds, slow, flood, ca):
     context = tls_context(ca)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    results, stats = [], collections.Counter()
+    stats = collections.Counter()
     stop = threading.Event()
-    t = threading.Thread(target=scraper, args=(port, user, password, stop, results, context))
-    t.start()
+    scrapers = {}
+    for what in ("kept-alive", "new-connection"):
+        scrapers[what] = []
+        threading.Thread(target=scraper, args=(port, user, password, stop, scrapers[what],
+                                               context, what == "new-connection")).start()
     time.sleep(3)  # Prometheus was there before the attack
-    before = len(results)
+    before = {what: len(results) for what, results in scrapers.items()}
     asyncio.run(attack(port, user, seconds, slow, flood, stats, context))
     stop.set()
-    t.join()
-    during = results[before:]
-    ok = sum(1 for good, _ in during if good)
-    times = sorted(took for _, took in during)
-    share = 100.0 * ok / len(during) if during else 0
-    print("figure lockout%s: %d s of %d slow and %d wrong-password connections: scraper %d of "
-          "%d within 10 s (%.1f%%), latency median %.3f s, p99 %.3f s, max %.3f s"
-          % (" (TLS)" if ca else "", seconds, slow, flood, ok, len(during), share,
-             statistics.median(times),
-             times[int(len(times) * 0.99) - 1], times[-1]))
+    for t in threading.enumerate():
+        if t is not threading.current_thread():
+            t.join()
+    good = [report(what + (" (TLS)" if ca else ""), results[before[what]:], seconds, slow,
+                   flood) for what, results in scrapers.items()]
     print("figure lockout: " + ", ".join("%s %d" % kv for kv in sorted(stats.items())))
-    return 0 if during and share >= 99 else 1
+    return 0 if all(good) else 1
 
 
 if __name__ == "__main__":

@@ -53,6 +53,25 @@ PY
 	check names/replacement-character-escaped-apart grep -qF \
 		$'cgroup_memory_usage_bytes{cgroup="/x\xef\xbf\xbdef\xef\xbf\xbdbf\xef\xbf\xbdbdffy"} 4096' "$d/text"
 	check names/every-cgroup-its-own-series test "$(grep -c '^cgroup_memory_usage_bytes{' "$d/text")" = 6
+	# and each label value, the escape undone, is its cgroup's name byte for byte
+	check names/every-name-undone-byte-for-byte /usr/bin/python3 - "$d/text" <<'PY'
+import re, sys
+text = open(sys.argv[1], "rb").read().decode("utf-8")
+values = re.findall(r'^cgroup_memory_usage_bytes\{cgroup="([^"]*)"\}', text, re.M)
+undone = set()
+for v in values:
+    raw, i = bytearray(), 0
+    while i < len(v):
+        if v[i] == "\ufffd":
+            raw.append(int(v[i + 1:i + 3], 16))
+            i += 3
+        else:
+            raw += v[i].encode()
+            i += 1
+    undone.add(bytes(raw))
+sys.exit(0 if len(undone) == len(values) and
+         {b"/x\xffy", b"/caf\xe9", b"/x\xef\xbf\xbdffy"} <= undone else 1)
+PY
 	# the runtime's name: escaped and cut to its bound
 	detail=$(grep -o 'container_name="[^"]*"' "$d/text" | head -c 300)
 	check names/runtime-name-escaped-and-bounded /usr/bin/python3 - "$d/text" <<'PY'

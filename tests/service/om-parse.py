@@ -7,7 +7,8 @@ import sys
 from prometheus_client.openmetrics.parser import text_string_to_metric_families
 
 try:
-    families = list(text_string_to_metric_families(sys.stdin.read()))
+    # OpenMetrics is UTF-8; sys.stdin would let stray bytes through as surrogates
+    families = list(text_string_to_metric_families(sys.stdin.buffer.read().decode("utf-8")))
 except Exception as e:  # the parser raises plain ValueErrors
     print(f"invalid OpenMetrics: {e}", file=sys.stderr)
     sys.exit(1)
