@@ -77,6 +77,8 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 	    .hugetlb = &run->hugetlb,
 	    .per_cpu = run->opts->per_cpu,
 	    .clock_ticks = run->clock_ticks,
+	    .loads = run->opts->loads,
+	    .id = e->id,
 	};
 	bool vanished = false;
 	int r;
@@ -386,6 +388,8 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 	}
 	if (o->ids)
 		id_cache_end(o->ids);
+	if (o->loads)
+		load_tracker_end(o->loads);
 	if (o->held) {
 		held_files_end(o->held);
 		s.held_files = held_files_count(o->held);

@@ -12,6 +12,7 @@
 
 #include "collector/heldfiles.h"
 #include "collector/idcache.h"
+#include "collector/loadavg.h"
 #include "collector/runtime/containers.h"
 #include "model/snapshot.h"
 
@@ -51,6 +52,7 @@ struct collect_options {
 	unsigned *mounted_controllers;
 	struct held_files *held;       /* may be NULL: files to keep open between collections */
 	struct id_cache *ids;	       /* may be NULL: identities remembered between collections */
+	struct load_tracker *loads;    /* may be NULL: no load averages */
 	struct containers *containers; /* may be NULL: ask no runtime for names */
 	/*
 	 * NULL-terminated, may be NULL: the subtrees the selection reads. One

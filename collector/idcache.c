@@ -25,24 +25,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/u64map.h"
 #include "base/util.h"
 #include "collector/idcache.h"
 
-struct id_slot {
-	uint64_t ino; /* 0: empty; no directory has inode number 0 */
-	uint64_t id;
-};
-
-/* Open addressing, at most three quarters full. */
-struct id_map {
-	struct id_slot *slots;
-	size_t n, mask;
-};
-
 struct id_table {
 	char *hierarchy;
-	bool used; /* by the current collection */
-	struct id_map old, next;
+	bool used;		 /* by the current collection */
+	struct u64map old, next; /* inode number to identity */
 };
 
 struct id_cache {
@@ -50,105 +40,59 @@ struct id_cache {
 	size_t n, cap;
 };
 
-static size_t slot_of(const struct id_map *m, uint64_t ino)
-{
-	return (size_t)((ino * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & m->mask;
-}
-
-static void map_done(struct id_map *m)
-{
-	free(m->slots);
-	*m = (struct id_map){0};
-}
-
-static void map_insert(struct id_map *m, uint64_t ino, uint64_t id)
-{
-	size_t i = slot_of(m, ino);
-
-	while (m->slots[i].ino && m->slots[i].ino != ino)
-		i = (i + 1) & m->mask;
-	m->n += !m->slots[i].ino;
-	m->slots[i] = (struct id_slot){.ino = ino, .id = id};
-}
-
-static int map_grow(struct id_map *m, size_t first)
-{
-	struct id_map bigger = {0};
-	size_t n = m->slots ? 2 * (m->mask + 1) : first;
-
-	if (m->slots && 4 * (m->n + 1) <= 3 * (m->mask + 1))
-		return 0;
-	bigger.slots = calloc(n, sizeof(*bigger.slots));
-	if (!bigger.slots)
-		return -ENOMEM;
-	bigger.mask = n - 1;
-	for (size_t i = 0; m->slots && i <= m->mask; i++)
-		if (m->slots[i].ino)
-			map_insert(&bigger, m->slots[i].ino, m->slots[i].id);
-	map_done(m);
-	*m = bigger;
-	return 0;
-}
-
-static bool map_get(const struct id_map *m, uint64_t ino, uint64_t *ret_id)
-{
-	if (!m->slots || ino == 0)
-		return false;
-	for (size_t i = slot_of(m, ino); m->slots[i].ino; i = (i + 1) & m->mask)
-		if (m->slots[i].ino == ino) {
-			*ret_id = m->slots[i].id;
-			return true;
-		}
-	return false;
-}
-
 bool id_table_get(const struct id_table *t, uint64_t ino, uint64_t *ret_id, bool *ret_earlier)
 {
-	*ret_earlier = false;
-	if (map_get(&t->next, ino, ret_id))
-		return true;
-	*ret_earlier = true;
-	return map_get(&t->old, ino, ret_id);
+	const uint64_t *id = u64map_get(&t->next, ino);
+
+	*ret_earlier = !id;
+	if (!id)
+		id = u64map_get(&t->old, ino);
+	if (id)
+		*ret_id = *id;
+	return id != NULL;
 }
 
 int id_table_put(struct id_table *t, uint64_t ino, uint64_t id)
 {
-	/* sized for the last walk's cgroups from the start: no growth in steady state */
-	size_t first = t->old.slots ? t->old.mask + 1 : 64;
-	int r;
+	uint64_t *slot;
 
 	if (ino == 0)
 		return 0;
-	r = map_grow(&t->next, first);
-	if (r < 0)
-		return r;
-	map_insert(&t->next, ino, id);
+	/* sized for the last walk's cgroups from the start: no growth in steady state */
+	slot = u64map_put(&t->next, ino, t->old.n);
+	if (!slot)
+		return -ENOMEM;
+	*slot = id;
 	return 0;
 }
 
 void id_table_forget(struct id_table *t)
 {
-	map_done(&t->old);
+	u64map_done(&t->old);
 }
 
 void id_table_end(struct id_table *t)
 {
-	map_done(&t->old);
+	u64map_done(&t->old);
 	t->old = t->next;
-	t->next = (struct id_map){0};
+	t->next = U64MAP_INIT(uint64_t);
 }
 
 struct id_table *id_table_new(void)
 {
-	return calloc(1, sizeof(struct id_table));
+	struct id_table *t = calloc(1, sizeof(*t));
+
+	if (t)
+		t->old = t->next = U64MAP_INIT(uint64_t);
+	return t;
 }
 
 void id_table_free(struct id_table *t)
 {
 	if (!t)
 		return;
-	map_done(&t->old);
-	map_done(&t->next);
+	u64map_done(&t->old);
+	u64map_done(&t->next);
 	free(t->hierarchy);
 	free(t);
 }

@@ -26,6 +26,8 @@ void collection_init(struct collection *c, const struct cli *cli, struct log_tar
 	/* without it every collection reads every identity: slower, not wrong */
 	if (id_cache_new(&c->ids) < 0)
 		log_warning_errno(log, -ENOMEM, "cannot remember identities");
+	if (load_tracker_new(&c->loads) < 0)
+		log_warning_errno(log, -ENOMEM, "cannot keep load averages");
 }
 
 void collection_done(struct collection *c)
@@ -35,6 +37,7 @@ void collection_done(struct collection *c)
 	/* the files its collections kept open */
 	held_files_free(c->held);
 	id_cache_free(c->ids);
+	load_tracker_free(c->loads);
 	*c = (struct collection){0};
 }
 
@@ -162,6 +165,7 @@ int collection_run(struct collection *c, const struct config *cfg, collect_visit
 	held_configure(c, cfg->keep_open_files);
 	o.held = c->held;
 	o.ids = c->ids;
+	o.loads = c->loads;
 	o.containers = c->containers;
 	r = collect_snapshot(&o, ret);
 	if (r < 0)

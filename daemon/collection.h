@@ -2,8 +2,9 @@
 /*
  * The one way cgacctd collects, for a scrape and for --once alike: the
  * configuration's selection over what collections keep from one to the
- * next (files held open, identities, the mounted controllers, the
- * container runtimes' names), so that --once prints what a scrape serves.
+ * next (files held open, identities, runnable time for load averages, the
+ * mounted controllers, the container runtimes' names), so that --once
+ * prints what a scrape serves.
  */
 #pragma once
 
@@ -21,6 +22,7 @@ struct collection {
 	struct held_files *held;       /* NULL: hold none */
 	uint64_t held_wanted;	       /* the keep_open_files it was made for */
 	struct id_cache *ids;	       /* NULL: out of memory */
+	struct load_tracker *loads;    /* NULL: out of memory, and no load averages */
 	struct containers *containers; /* NULL: no runtime to ask */
 	char *bad_roots; /* what the last collection said of cgroup_roots, for the log */
 };

@@ -58,11 +58,11 @@ METRIC(CPU_RUNNABLE, COUNTER, "cgroup_cpu_runnable_seconds_total", NULL, NSEC_PE
        "(cpu.stat usage_usec + wait_usec); its rate is the average number of runnable "
        "tasks.")
 METRIC(CPU_WAIT, COUNTER, "cgroup_cpu_wait_seconds_total", NULL, NSEC_PER_SEC, NULL,
-       "Time the group's tasks waited for a CPU while runnable, throttled time "
-       "included (cpu.stat wait_usec).")
-METRIC(CPU_LOAD_AVERAGE, GAUGE, "cgroup_cpu_load_average", "window", 100, NULL,
-       "Load average of the group's runnable tasks over the window, as in "
-       "/proc/loadavg (cpu.loadavg).")
+       "Time the group's tasks waited for a CPU while runnable, throttled time and "
+       "waits in progress included (cpu.stat wait_usec).")
+METRIC(CPU_LOAD_AVERAGE, GAUGE, "cgroup_cpu_load_average", "window", 1000, NULL,
+       "Load average of the group's runnable tasks over the window, by /proc/loadavg's "
+       "rule, from runnable time between collections (none before the second).")
 METRIC(CPU_PERIODS, COUNTER, "cgroup_cpu_periods_total", NULL, 1, NULL,
        "CFS bandwidth periods that elapsed with runnable tasks.")
 METRIC(CPU_THROTTLED_PERIODS, COUNTER, "cgroup_cpu_throttled_periods_total", NULL, 1, NULL,

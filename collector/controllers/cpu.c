@@ -12,19 +12,21 @@
  * a weight: v2 weight * 1024, v1 shares * 100 (shares * 100 / 1024 is
  * always a finite binary fraction, so the exporter prints it exactly).
  *
- * Run-queue wait and load averages come from our kernel series, on v2
- * only, and are absent elsewhere (stock kernels, v1, the root cgroup):
- * cpu.stat wait_usec is the time the group's tasks waited for a CPU,
- * throttled time included, and cpu.loadavg holds the group's 1/5/15-minute
- * load averages, one key per window, stored in hundredths as printed.
- * Runnable time, running or waiting, is usage_usec + wait_usec.
+ * Run-queue wait comes from our kernel series, on v2 only, and is absent
+ * elsewhere (stock kernels, v1, the root cgroup): cpu.stat wait_usec is
+ * the time the group's tasks waited for a CPU, throttled time and waits
+ * still in progress included. Runnable time, running or waiting, is
+ * usage_usec + wait_usec, and its load averages follow from it
+ * (collector/loadavg.h).
  */
 #include <errno.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/util.h"
 #include "collector/controllers/controller.h"
 #include "collector/controllers/cpu.h"
+#include "collector/loadavg.h"
 #include "collector/parse.h"
 
 /* v2 cpu.max: "$QUOTA $PERIOD" with QUOTA "max" when unlimited. */
@@ -38,79 +40,6 @@ int parse_cpu_max(const char *buf, size_t len, uint64_t *ret_quota, uint64_t *re
 	if (parse_u64_or_max(quota, ret_quota) < 0 || parse_u64(period, ret_period) < 0)
 		return -EBADMSG;
 	return 0;
-}
-
-/* One "I.FF" load average: two decimals, exactly as the kernel prints. */
-static int parse_load_hundredths(struct span s, uint64_t *ret)
-{
-	struct span ip, fp;
-	uint64_t i, f;
-
-	if (!span_split(s, '.', &ip, &fp) || fp.len != 2 || parse_u64(ip, &i) < 0 ||
-	    parse_u64(fp, &f) < 0 || i > UINT64_MAX / 100 - 1)
-		return -EBADMSG;
-	*ret = i * 100 + f;
-	return 0;
-}
-
-static const struct {
-	const char *key;
-	const char *window; /* label value */
-} loadavg_windows[CPU_LOADAVG_WINDOWS] = {
-    {"avg60", "1m"},
-    {"avg300", "5m"},
-    {"avg900", "15m"},
-};
-
-/*
- * Flat keyed like cpu.stat, but the values are not integers, so not through
- * parse_flat_keyed(): few lines, a linear key lookup. The same contract:
- * unknown keys are ignored, a known key twice or with anything but one
- * "I.FF" value is -EBADMSG.
- */
-int parse_cpu_loadavg(const char *buf, size_t len, uint64_t ret_avg[CPU_LOADAVG_WINDOWS],
-		      unsigned *ret_found)
-{
-	struct span rest = span_make(buf, len), line, key, value, extra;
-	uint64_t avg[CPU_LOADAVG_WINDOWS] = {0};
-	unsigned found = 0;
-
-	while (span_next_line(&rest, &line)) {
-		size_t i = 0;
-
-		if (!span_next_word(&line, &key))
-			continue; /* a blank line */
-		while (i < CPU_LOADAVG_WINDOWS && !span_eq(key, loadavg_windows[i].key))
-			i++;
-		if (i == CPU_LOADAVG_WINDOWS)
-			continue; /* newer kernels may add keys */
-		if ((found & (1u << i)) || !span_next_word(&line, &value) ||
-		    span_next_word(&line, &extra) || parse_load_hundredths(value, &avg[i]) < 0)
-			return -EBADMSG;
-		found |= 1u << i;
-	}
-	memcpy(ret_avg, avg, sizeof(avg));
-	*ret_found = found;
-	return 0;
-}
-
-static int read_cpu_loadavg(const struct reader_ctx *c)
-{
-	const char *buf;
-	uint64_t avg[CPU_LOADAVG_WINDOWS];
-	unsigned found;
-	size_t len;
-	int r;
-
-	r = reader_read(c, "cpu.loadavg", &buf, &len);
-	if (r <= 0)
-		return r;
-	r = parse_cpu_loadavg(buf, len, avg, &found);
-	for (size_t i = 0; r >= 0 && i < CPU_LOADAVG_WINDOWS; i++)
-		if (found & (1u << i))
-			r = reader_emit(c, METRIC_CPU_LOAD_AVERAGE, loadavg_windows[i].window,
-					avg[i], 1);
-	return r;
 }
 
 static const struct file_metric cpu_v1_files[] = {
@@ -186,12 +115,23 @@ static int emit_cpu_runnable(const struct reader_ctx *c,
 {
 	const uint64_t both = (UINT64_C(1) << STAT_USAGE) | (UINT64_C(1) << STAT_WAIT);
 
+	const uint64_t scale = cpu_v2_stat[STAT_USAGE].scale;
+	uint64_t runnable, avg[LOADAVG_WINDOWS];
+	int r;
+
 	if ((found & both) != both)
 		return 0;
-	if (values[STAT_USAGE] > UINT64_MAX - values[STAT_WAIT])
+	if (values[STAT_WAIT] > UINT64_MAX / scale ||
+	    values[STAT_USAGE] > UINT64_MAX / scale - values[STAT_WAIT])
 		return -ERANGE;
-	return reader_emit(c, METRIC_CPU_RUNNABLE, NULL, values[STAT_USAGE] + values[STAT_WAIT],
-			   cpu_v2_stat[STAT_USAGE].scale);
+	runnable = values[STAT_USAGE] + values[STAT_WAIT];
+	r = reader_emit(c, METRIC_CPU_RUNNABLE, NULL, runnable, scale);
+	if (r < 0 || !c->loads ||
+	    !load_tracker_fold(c->loads, c->id, runnable * scale, now_nsec(), avg))
+		return r;
+	for (size_t i = 0; r >= 0 && i < LOADAVG_WINDOWS; i++)
+		r = reader_emit(c, METRIC_CPU_LOAD_AVERAGE, loadavg_windows[i].label, avg[i], 1);
+	return r;
 }
 
 /* Nearly in the order of the metrics (metric.h): the record needs little sorting. */
@@ -203,8 +143,6 @@ static int cpu_read_v2(const struct reader_ctx *c)
 	r = read_keyed_file(c, "cpu.stat", cpu_v2_stat, ELEMENTSOF(cpu_v2_stat), values, &found);
 	if (r >= 0)
 		r = emit_cpu_runnable(c, values, found);
-	if (r >= 0)
-		r = read_cpu_loadavg(c);
 	if (r >= 0)
 		r = read_cpu_max(c);
 	if (r >= 0)

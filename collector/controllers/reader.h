@@ -18,6 +18,7 @@
 struct devnames;
 struct held_cgroup;
 struct held_files;
+struct load_tracker;
 struct readbuf;
 
 /* Huge page sizes as cgroup files spell them ("2MB"), learnt once per collection. */
@@ -41,6 +42,8 @@ struct reader_ctx {
 	struct hugetlb_sizes *hugetlb; /* NULL: list the directory for every cgroup */
 	bool per_cpu;		       /* emit per-CPU series (cardinality: opt-in) */
 	long clock_ticks;	       /* USER_HZ, the unit of cpuacct.stat */
+	struct load_tracker *loads;    /* NULL: no load averages */
+	uint64_t id;		       /* the cgroup's identity in its hierarchy */
 };
 
 /* How a single-value file's content is turned into a sample. */

@@ -72,35 +72,6 @@ TARGET fuzz_cpu_max(const char *buf, size_t len)
 	(void)parse_cpu_max(buf, len, &quota, &period);
 }
 
-/*
- * Whatever parses must print back in the kernel's format and parse to the
- * same windows and values: an overflow in the hundredths arithmetic would
- * not.
- */
-TARGET fuzz_cpu_loadavg(const char *buf, size_t len)
-{
-	static const char *const keys[CPU_LOADAVG_WINDOWS] = {"avg60", "avg300", "avg900"};
-	uint64_t avg[CPU_LOADAVG_WINDOWS], again[CPU_LOADAVG_WINDOWS];
-	unsigned found, found_again;
-	char out[256];
-	size_t n = 0;
-
-	if (parse_cpu_loadavg(buf, len, avg, &found) < 0)
-		return;
-	if (found >> CPU_LOADAVG_WINDOWS)
-		abort();
-	for (size_t i = 0; i < CPU_LOADAVG_WINDOWS; i++)
-		if (found & (1u << i))
-			n += (size_t)snprintf(out + n, sizeof(out) - n,
-					      "%s %" PRIu64 ".%02" PRIu64 "\n", keys[i],
-					      avg[i] / 100, avg[i] % 100);
-	if (parse_cpu_loadavg(out, n, again, &found_again) < 0 || found_again != found)
-		abort();
-	for (size_t i = 0; i < CPU_LOADAVG_WINDOWS; i++)
-		if ((found & (1u << i)) && again[i] != avg[i])
-			abort();
-}
-
 TARGET fuzz_pressure(const char *buf, size_t len)
 {
 	uint64_t totals[2], found;

@@ -21,9 +21,7 @@ on v1 and v2, the scale to the exported unit, and how the value may move.
            group's page cache is reclaimed and refilled in batches at its
            limit, and by ROOT_SLACK_BYTES at the root, which holds the
            observer itself while it runs (cgacctd's mapped binary and
-           libraries, its heap, the dump files); load averages widened by
-           LOAD_SLACK, because a fold between the dumps may reverse their
-           direction
+           libraries, its heap, the dump files)
 Unlimited raw values (v2 "max", v1's page counter maximum, cfs_quota_us -1)
 must be absent from the export.  Cgroups named churn-* come and go during
 the run (the churn loop) and are exempt from values and coverage, not from
@@ -232,9 +230,6 @@ V1_UNLIMITED = {9223372036854771712, 9223372036852678656}
 UNLIMITED = object()
 GAUGE_SLACK_BYTES = 4 << 20
 ROOT_SLACK_BYTES = 32 << 20
-# cpu.loadavg folds every 5 s; one fold moves the 1-minute average by at
-# most (1 - exp(-5/60)) = 0.08 of the change in runnable tasks.
-LOAD_SLACK = Fraction(1, 10)
 
 
 def number(text):
@@ -267,13 +262,6 @@ def keyed(key):
         return {(): number(kv[key])} if key in kv else {}
 
     return parse
-
-
-def loadavg(text):
-    """cpu.loadavg (v2, not on the root): 'avg60 0.98' lines, one per window."""
-    kv = key_values(text)
-    return {(("window", w),): Fraction(kv[k])
-            for k, w in (("avg60", "1m"), ("avg300", "5m"), ("avg900", "15m")) if k in kv}
 
 
 def runnable(text):
@@ -375,7 +363,8 @@ SETTLED, COUNTER, GAUGE = "settled", "counter", "gauge"
 # The controller says which v1 hierarchy holds the file ("" = every one);
 # hugetlb file names are per page size, "{size}" becomes each size present.
 # cgroup_info, the walk's identity, is expected per hierarchy in
-# expectations(). v1 has no run-queue wait and no cpu.loadavg.
+# expectations(). v1 has no run-queue wait. Load averages take two
+# collections: cgacctd --once has none.
 V1_ROWS = [
     ("cpuacct", "cpuacct.usage", single, "cgroup_cpu_usage_seconds_total", NS, COUNTER),
     ("cpuacct", "cpuacct.stat", keyed("user"), "cgroup_cpu_user_seconds_total",
@@ -487,7 +476,6 @@ V2_ROWS = [
     ("", "cpu.stat", keyed("burst_usec"), "cgroup_cpu_burst_seconds_total", US, COUNTER),
     ("", "cpu.stat", keyed("wait_usec"), "cgroup_cpu_wait_seconds_total", US, COUNTER),
     ("", "cpu.stat", runnable, "cgroup_cpu_runnable_seconds_total", US, COUNTER),
-    ("", "cpu.loadavg", loadavg, "cgroup_cpu_load_average", 1, GAUGE),
     ("", "cpu.weight", single, "cgroup_cpu_weight", 1, SETTLED),
     ("", "cpu.max", cpu_max(0), "cgroup_cpu_quota_seconds", US, SETTLED),
     ("", "cpu.max", cpu_max(1), "cgroup_cpu_period_seconds", US, SETTLED),
@@ -638,8 +626,6 @@ class Expectation:
         self.slack = None
         if family.endswith("_bytes"):
             self.slack = ROOT_SLACK_BYTES if root else GAUGE_SLACK_BYTES
-        elif family == "cgroup_cpu_load_average":
-            self.slack = LOAD_SLACK
 
     def judge(self, value):
         """None if value (a Fraction, or None when absent) is right, else why not."""

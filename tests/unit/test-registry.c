@@ -64,8 +64,8 @@ static const struct {
 
 /*
  * A fake tree of layout under a new folder: the root cgroup and /a with the
- * fixture files, every limit set; on v2 also the series' cpu.stat and
- * cpu.loadavg (load-v2/), for the wait and load metrics.
+ * fixture files, every limit set; on v2 also the series' cpu.stat
+ * (load-v2/), for the wait, runnable and load metrics.
  */
 static char *fixture_tree(const char *layout)
 {
@@ -103,16 +103,24 @@ static char *fixture_tree(const char *layout)
 	return root;
 }
 
-/* One collection of root's tree with only controller i (or none: -1). */
+/*
+ * The second of two collections of root's tree with only controller i (or
+ * none: -1): load averages need an interval.
+ */
 static void collect_alone(const char *root, int i, struct snapshot *ret)
 {
 	char *mountinfo;
 	struct collect_options o = {.root = root, .per_cpu = true};
+	struct snapshot first;
 
 	ASSERT_TRUE(asprintf(&mountinfo, "%s/mountinfo", root) >= 0);
 	o.mountinfo = mountinfo;
 	o.skip_controllers = CONTROLLERS_ALL & ~(i >= 0 ? CONTROLLER_BIT(i) : 0);
+	ASSERT_EQ(load_tracker_new(&o.loads), 0);
+	ASSERT_EQ(collect_snapshot(&o, &first), 0);
+	snapshot_free(&first);
 	ASSERT_EQ(collect_snapshot(&o, ret), 0);
+	load_tracker_free(o.loads);
 	free(mountinfo);
 }
 

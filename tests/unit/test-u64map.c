@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The map by 64-bit key (base/u64map.h): values kept whole through growth,
+ * new values zeroed, and a map sized from the last one never growing.
+ */
+#include <stdlib.h>
+
+#include "base/u64map.h"
+#include "test.h"
+
+struct value {
+	uint64_t a, b;
+	char c; /* a size that is not a multiple of 8 */
+};
+
+TEST(values_survive_growth_and_new_ones_start_zeroed)
+{
+	struct u64map m = U64MAP_INIT(struct value);
+
+	ASSERT_TRUE(u64map_get(&m, 7) == NULL);
+	for (uint64_t k = 1; k <= 10000; k++) {
+		/* keys that collide in the low bits, as inode numbers do */
+		struct value *v = u64map_put(&m, k << 20, 0);
+
+		ASSERT_TRUE(v != NULL);
+		ASSERT_EQ(v->a, 0);
+		ASSERT_EQ(v->c, 0);
+		*v = (struct value){.a = k, .b = ~k, .c = (char)k};
+	}
+	ASSERT_EQ(m.n, 10000);
+	for (uint64_t k = 1; k <= 10000; k++) {
+		const struct value *v = u64map_get(&m, k << 20);
+
+		ASSERT_TRUE(v != NULL);
+		ASSERT_EQ_U64(v->a, k);
+		ASSERT_EQ_U64(v->b, ~k);
+		ASSERT_EQ(v->c, (char)k);
+	}
+	ASSERT_TRUE(u64map_get(&m, UINT64_C(10001) << 20) == NULL);
+	ASSERT_TRUE(u64map_get(&m, 0) == NULL);
+	/* a key put again is the same value, not a second one */
+	ASSERT_EQ(((struct value *)u64map_put(&m, UINT64_C(5) << 20, 0))->a, 5);
+	ASSERT_EQ(m.n, 10000);
+	u64map_done(&m);
+	ASSERT_TRUE(u64map_get(&m, UINT64_C(5) << 20) == NULL);
+}
+
+TEST(a_map_that_expects_its_keys_does_not_grow)
+{
+	struct u64map m = U64MAP_INIT(uint64_t);
+	unsigned char *first;
+
+	first = u64map_put(&m, 1, 5000);
+	ASSERT_TRUE(first != NULL);
+	for (uint64_t k = 2; k <= 5000; k++)
+		ASSERT_TRUE(u64map_put(&m, k, 5000) != NULL);
+	/* the slots were never moved: the first value stands where it was put */
+	ASSERT_TRUE(u64map_get(&m, 1) == first);
+	u64map_done(&m);
+}
