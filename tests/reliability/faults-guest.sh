@@ -7,8 +7,9 @@
 #
 #   privilege   cgacctd runs under strace (strace.log: every call that could
 #               change a file, fds shown as paths) for a scrape in each
-#               format, then root's `cgacctd --once` (root.prom) gives what
-#               the unprivileged one (unprivileged.prom) must also export
+#               format, then root's cgacctd (root.prom), scraped after the
+#               same one collection before, gives what the unprivileged one
+#               (unprivileged.prom) must also export
 #   sigkill     before-kill, then SIGKILL while a scrape's connection is open
 #               (kill-moment: the netstat line), restart at once, and the
 #               first answer (after-restart; restart.ms: how long it took)
@@ -36,16 +37,21 @@ scrape() {
 	echo "$1 $? $(($(ms) - t0))" >>"$out/scrapes"
 }
 
-# serve [WRAPPER...]: cgacctd as the user cgacct, optionally under WRAPPER;
-# waits until it answers (60 s: strace slows it down a lot under TCG).
-serve() {
-	"$@" su -s /bin/sh cgacct -c "exec cgacctd --listen 127.0.0.1:19753" >>"$out/cgacctd.log" 2>&1 &
+# await URL: until cgacctd answers at URL (60 s: strace slows it down a lot
+# under TCG); that answer is its first collection.
+await() {
 	tries=600
-	until wget -q -O /dev/null "$url" 2>/dev/null; do
+	until wget -q -O /dev/null "$1" 2>/dev/null; do
 		tries=$((tries - 1))
 		[ $tries -gt 0 ] || { echo "cgacctd does not serve"; cat "$out/cgacctd.log"; exit 1; }
 		sleep 0.1
 	done
+}
+
+# serve [WRAPPER...]: cgacctd as the user cgacct, optionally under WRAPPER.
+serve() {
+	"$@" su -s /bin/sh cgacct -c "exec cgacctd --listen 127.0.0.1:19753" >>"$out/cgacctd.log" 2>&1 &
+	await "$url"
 	daemon=$(pidof cgacctd)
 }
 
@@ -64,8 +70,14 @@ awk '/^Uid:/ { print $2 }' "/proc/$daemon/status" >"$out/cgacctd.uid"
 scrape unprivileged
 wget -q -O /dev/null --header 'Accept: application/openmetrics-text; version=1.0.0' "$url"
 wget -q -O /dev/null --header 'Accept-Encoding: gzip' "$url"
-cgacctd --once >"$out/root.prom" 2>>"$out/cgacctd.log"
 stop_daemon
+# Root's daemon answers its second collection, as the unprivileged one did:
+# load averages start there.
+cgacctd --listen 127.0.0.1:19754 >>"$out/cgacctd.log" 2>&1 &
+await http://127.0.0.1:19754/metrics
+timeout 60 wget -q -O "$out/root.prom" http://127.0.0.1:19754/metrics
+kill $!
+wait $!
 # strace leaves when its tracee does
 while pidof strace >/dev/null; do sleep 0.1; done
 

@@ -1,5 +1,5 @@
-# shellcheck shell=bash
-# Runs as root in the Debian guest (vm/guest --image debian), systemd as
+# shellcheck shell=dash
+# Runs as root in the Debian guest (vm/guest --image debian) under sh, systemd as
 # PID 1, after tests/system/run has put its settings above this line:
 # DEB and DEB_UPGRADE (the package and the same package as the next
 # version, UPGRADE_VERSION), PROM_URL (the host's Prometheus, which
@@ -247,11 +247,11 @@ check upgrade/serves until_ok 30 scrape
 
 # Purge leaves no file of the package and no unit behind.
 dpkg -L cgacct >/tmp/files
-detail=$(apt-get purge -y cgacct 2>&1 | tail -n 2 | tr '\n' ' ')
+detail=$(apt-get purge -y cgacct 2>&1 | tr '\r' '\n' | tail -n 2 | tr '\n' ' ')
 check purge/succeeds test -z "$(dpkg-query -W -f='${Status}' cgacct 2>/dev/null | grep -v not-installed)"
 left=$(while read -r f; do [ -d "$f" ] || [ ! -e "$f" ] || echo "$f"; done </tmp/files)
-left+=$(find /etc/cgacct /etc/systemd/system -name 'cgacct*' 2>/dev/null)
-detail=$(tr '\n' ' ' <<<"$left")
+left="$left$(find /etc/cgacct /etc/systemd/system -name 'cgacct*' 2>/dev/null)"
+detail=$(echo "$left" | tr '\n' ' ')
 check purge/leaves-no-file test -z "$left"
 detail=$(systemctl show -P LoadState cgacctd.service)
 check purge/units-gone test "$detail" = not-found

@@ -1,6 +1,6 @@
 #!/bin/sh
 # /init of the cgacct test guest (busybox).  Mounts the basic filesystems and
-# the cgroup layout named in /etc/cgacct/layout, runs /etc/cgacct/cmd with its
+# the cgroup layout named in /etc/guest-job/layout, runs /etc/guest-job/cmd with its
 # output on ttyS1, reports the exit status there, ships /out on ttyS2 as a tar
 # stream, and powers off.  Kernel messages stay on ttyS0.
 # Not -e: whatever fails while setting up, the guest must still report and power off.
@@ -19,7 +19,7 @@ mount -t tmpfs tmpfs /run
 grep -q hugetlbfs /proc/filesystems && mount -t hugetlbfs hugetlbfs /dev/hugepages
 hostname guest
 # shellcheck source=vm/lib/job.sh # (vm/guest copies it there)
-. /etc/cgacct/job.sh
+. /etc/guest-job/job.sh
 job_ports
 
 ip link set lo up
@@ -37,7 +37,7 @@ enable_v2_controllers() {
 	done
 }
 
-layout=$(cat /etc/cgacct/layout)
+layout=$(cat /etc/guest-job/layout)
 case "$layout" in
 v1)
 	# One hierarchy per controller, cpu and cpuacct co-mounted, as systemd

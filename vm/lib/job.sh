@@ -19,6 +19,6 @@ report_job() {
 
 run_job() {
 	cd /
-	sh /etc/cgacct/cmd >/dev/ttyS1 2>&1 </dev/null
+	sh /etc/guest-job/cmd >/dev/ttyS1 2>&1 </dev/null
 	report_job $?
 }

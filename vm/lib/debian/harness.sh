@@ -1,9 +1,9 @@
 #!/bin/sh
 # The test harness of the Debian guest (vm/image), run by
-# cgacct-harness.service once the system is up: the same contract as the
+# guest-harness.service once the system is up: the same contract as the
 # busybox guest's /init (vm/lib/init.sh).  The job is a tar archive on the
 # virtio disk whose serial is "cgacct-job" (vm/guest --image debian);
-# unpacked over /, it holds /etc/cgacct/cmd and what --add copied.  The
+# unpacked over /, it holds /etc/guest-job/cmd and what --add copied.  The
 # command's output and exit status go to ttyS1, /out to ttyS2 as a tar
 # stream, and the guest powers off.
 # Not -e: whatever fails, the guest must still report and power off.
@@ -24,7 +24,7 @@ if [ -n "$job" ] && tar --no-overwrite-dir -xf "$job" -C /; then
 	export CGACCT_LAYOUT=v2 CG_V2=/sys/fs/cgroup
 	run_job
 else
-	echo "cgacct-harness: no job disk" >/dev/ttyS1
+	echo "guest-harness: no job disk" >/dev/ttyS1
 	report_job 125
 fi
 systemctl reboot --force --force
