@@ -62,8 +62,9 @@ detail=$(tail -n 1 /tmp/full-upgrade.log)
 check debian13/full-upgrade test $? -eq 0
 detail=$(cat /etc/debian_version)
 check debian13/is-trixie grep -q '^13' /etc/debian_version
+systemd_257() { systemctl --version | head -n 1 | grep -q '^systemd 257 '; }
 detail="$(systemctl --version | head -n 1)"
-check debian13/systemd-257 systemctl --version
+check debian13/systemd-257 systemd_257
 # cgacct of Debian 12 still runs after the system's upgrade.
 detail=$(dpkg-query -W -f='${Version}' cgacct)
 check debian13/old-cgacct-serves until_ok 60 scrape
@@ -71,18 +72,19 @@ check debian13/old-cgacct-serves until_ok 60 scrape
 stamp cgacct to the trixie package
 pid=$(systemctl show -P MainPID cgacctd.service)
 detail=$($apt install "$DEB13" 2>&1 | tail -n 2 | tr '\n' ' ')
-check upgrade/installs test "$(dpkg-query -W -f='${Version}' cgacct)" = "$VERSION13"
-check upgrade/keeps-edited-conffile grep -qx '# edited on this host' "$conf"
-detail=$(ls /etc/cgacct)
-check upgrade/no-dpkg-dist test ! -e "$conf.dpkg-dist" -a ! -e "$conf.dpkg-old"
+check trixie-package/installs test "$(dpkg-query -W -f='${Version}' cgacct)" = "$VERSION13"
+check trixie-package/keeps-edited-conffile grep -qx '# edited on this host' "$conf"
+detail=$(echo /etc/cgacct/*)
+check trixie-package/no-dpkg-dist test ! -e "$conf.dpkg-dist" -a ! -e "$conf.dpkg-old"
 detail="MainPID $pid -> $(systemctl show -P MainPID cgacctd.service)"
-check upgrade/restarts-service test "$(systemctl show -P MainPID cgacctd.service)" != "$pid"
-check upgrade/serves until_ok 60 scrape /tmp/m
-check upgrade/keeps-edit-in-effect grep -q '^container_cpu_usage_seconds_total{' /tmp/m
-detail=$(ldd /usr/sbin/cgacctd | grep -o 'libmicrohttpd[^ ]*' | head -n 1)
-check upgrade/links-trixie-libraries test -n "$detail"
+check trixie-package/restarts-service test "$(systemctl show -P MainPID cgacctd.service)" != "$pid"
+check trixie-package/serves until_ok 60 scrape /tmp/m
+check trixie-package/keeps-edit-in-effect grep -q '^container_cpu_usage_seconds_total{' /tmp/m
+t64_depends() { dpkg-query -W -f='${Depends}' cgacct | grep -q 'libmicrohttpd12t64'; }
+detail=$(dpkg-query -W -f='${Depends}' cgacct)
+check trixie-package/depends-on-trixie-libraries t64_depends
 for unit in cgacctd.service cgacctd.socket; do
 	detail=$(systemctl is-enabled "$unit" 2>&1)
-	check "upgrade/still-enabled/$unit" test "$detail" = enabled
+	check "trixie-package/still-enabled/$unit" test "$detail" = enabled
 done
 stamp finished
