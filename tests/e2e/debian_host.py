@@ -1,4 +1,4 @@
-"""Checks of `vm/up --image debian` for tests/e2e/check.py: a Debian 12
+"""Checks of `vm/up --image debian` for tests/e2e/check.py: a Debian 13
 host with systemd as PID 1, cgacct installed from its .deb, the demo
 workloads as systemd units in demo.slice (vm/lib/demo-debian.sh).
 

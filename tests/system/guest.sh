@@ -1,11 +1,13 @@
 # shellcheck shell=dash
-# Runs as root in the Debian guest (vm/guest --image debian) under sh, systemd as
-# PID 1, after tests/system/run has put its settings above this line:
-# DEB and DEB_UPGRADE (the package and the same package as the next
-# version, UPGRADE_VERSION), PROM_URL (the host's Prometheus, which
-# scrapes this guest's port 19753) and ROOTFS (a busybox root file system
-# in a tarball, for a container image).  Prints a PASS:, FAIL: or SKIP: line
-# per check; the host records them.
+# Runs as root in the Debian guest (vm/guest --image debian), systemd as
+# PID 1, under the harness's sh (dash: no bash features), after
+# tests/system/run has put its settings above this line: DEB and
+# DEB_UPGRADE (the package and the same package as the next version,
+# UPGRADE_VERSION), PROM_URL (the host's Prometheus, which scrapes this
+# guest's port 19753), PROM_JOBS (its jobs, each JOB:ACCEPT, the format it
+# scrapes in) and ROOTFS (a busybox root file system in a tarball, for a
+# container image).  Prints a PASS:, FAIL: or SKIP: line per check; the
+# host records them.
 set -u
 detail=
 check() {
@@ -92,6 +94,29 @@ detail=$(curl -sf "$PROM_URL/api/v1/query" --data-urlencode \
 	'query=count(cgroup_cpu_usage_seconds_total{job="cgacct",cgroup=~"/system.slice/.+"})' |
 	grep -o '"value":\[[^]]*\]')
 check prometheus/has-system-slice test -n "$detail"
+# Each format the host's Prometheus scrapes in (PROM_JOBS: JOB:ACCEPT
+# ...): the target up, and what it stored from a scrape equal to the
+# exposition in that format (stored.py).
+job_up() {
+	curl -sf "$PROM_URL/api/v1/query" --data-urlencode "query=up{job=\"$1\"} == 1" | grep -q '"value"'
+}
+stored_equal() {
+	local out rc
+	out=$(python3 /usr/local/bin/stored.py "$PROM_URL" "$1" http://127.0.0.1:19753/metrics "$2" 2>&1)
+	rc=$?
+	detail=$(echo "$out" | tail -n 1)
+	return $rc
+}
+# A collection served for 20 s, to the scrapes and to stored.py alike.
+sed -i 's/^min_interval: 0$/min_interval: 20s/' "$conf"
+systemctl reload cgacctd.service
+for entry in $PROM_JOBS; do
+	job=${entry%%:*}
+	check "prometheus/$job/target-up" until_ok 120 job_up "$job"
+	check "prometheus/$job/stored-equals-exposition" stored_equal "$job" "${entry#*:}"
+done
+sed -i 's/^min_interval: 20s$/min_interval: 0/' "$conf"
+systemctl reload cgacctd.service
 
 # Socket activation: with the service stopped, systemd (PID 1) still holds
 # the port, and a scrape starts a new daemon on that socket.  (The host's
@@ -249,8 +274,10 @@ check upgrade/serves until_ok 30 scrape
 dpkg -L cgacct >/tmp/files
 detail=$(apt-get purge -y cgacct 2>&1 | tr '\r' '\n' | tail -n 2 | tr '\n' ' ')
 check purge/succeeds test -z "$(dpkg-query -W -f='${Status}' cgacct 2>/dev/null | grep -v not-installed)"
-left=$(while read -r f; do [ -d "$f" ] || [ ! -e "$f" ] || echo "$f"; done </tmp/files)
-left="$left$(find /etc/cgacct /etc/systemd/system -name 'cgacct*' 2>/dev/null)"
+left=$(
+	while read -r f; do [ -d "$f" ] || [ ! -e "$f" ] || echo "$f"; done </tmp/files
+	find /etc/cgacct /etc/systemd/system -name 'cgacct*' 2>/dev/null
+)
 detail=$(echo "$left" | tr '\n' ' ')
 check purge/leaves-no-file test -z "$left"
 detail=$(systemctl show -P LoadState cgacctd.service)
