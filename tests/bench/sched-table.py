@@ -1,35 +1,66 @@
 #!/usr/bin/env python3
 """The kernel overhead table from tests/bench/sched's samples.
 
-Each sample line: KERNEL WORKLOAD DEPTH READER VALUE WALL.  Per workload,
-depth and reader state the medians on both kernels and the overhead of the
-patched one; last, the largest overhead of all."""
+Each sample line: KERNEL WORKLOAD DEPTH READER VALUE WALL, KERNEL one of
+unpatched, upstream (the upstream set alone) and full (the whole series).
+Per workload, depth and reader state: the median on each kernel, and the
+overhead of each patched kernel's median over the unpatched one with a 95%
+confidence interval from a bootstrap of the medians (each kernel's samples
+resampled with replacement).  Last, per patched kernel, the cell with the
+largest overhead:
+    kernel overhead max: X.XX% (95% CI ±Y.YY) upstream set
+    kernel overhead max: X.XX% (95% CI ±Y.YY) full series"""
+import random
 import statistics
 import sys
 
 UNITS = {'pipe': 'us/op', 'hackbench': 's', 'cyclictest': 'ns avg'}
-samples = {}
-for line in open(sys.argv[1]):
-    kernel, workload, depth, reader, value, wall = line.split()
-    key = (workload, int(depth), int(reader))
-    samples.setdefault(key, {}).setdefault(kernel, []).append((float(value), float(wall)))
+PATCHED = (('upstream', 'upstream set'), ('full', 'full series'))
+BOOT = 2000
 
-if not samples or any(len(v) != 2 for v in samples.values()):
-    sys.exit('no samples for some workload, depth or reader on one of the kernels')
 
-print('values in guest time (1 ns per instruction); wall: host seconds per run')
-print(f"{'workload':<11}{'depth':>6}{'reader':>7}{'unpatched':>12}{'patched':>12}"
-      f"{'overhead':>10}{'runs':>6}{'wall u':>8}{'wall p':>8}  unit")
-worst = None
-for (workload, depth, reader), by_kernel in sorted(samples.items()):
-    med = {k: statistics.median(v for v, _ in s) for k, s in by_kernel.items()}
-    wall = {k: statistics.median(w for _, w in s) for k, s in by_kernel.items()}
-    overhead = (med['patched'] / med['unpatched'] - 1) * 100
-    if worst is None or overhead > worst[0]:
-        worst = (overhead, workload, depth, reader)
-    print(f"{workload:<11}{depth:>6}{'yes' if reader else 'no':>7}{med['unpatched']:>12.3f}"
-          f"{med['patched']:>12.3f}{overhead:>+9.2f}%{len(by_kernel['patched']):>6}"
-          f"{wall['unpatched']:>8.2f}{wall['patched']:>8.2f}  {UNITS[workload]}")
-overhead, workload, depth, reader = worst
-print(f"largest at {workload}, depth {depth}, {'with' if reader else 'no'} reader")
-print(f"kernel overhead max: {overhead:.2f}%")
+def overhead_ci(base, patched, rng):
+    """The overhead of the medians in percent, and the half-width of its 95%
+    bootstrap interval (percentile method, the wider side)."""
+    point = (statistics.median(patched) / statistics.median(base) - 1) * 100
+    boots = sorted((statistics.median(rng.choices(patched, k=len(patched))) /
+                    statistics.median(rng.choices(base, k=len(base))) - 1) * 100
+                   for _ in range(BOOT))
+    low, high = boots[int(0.025 * BOOT)], boots[int(0.975 * BOOT) - 1]
+    return point, max(point - low, high - point)
+
+
+def main(path):
+    rng = random.Random(32)
+    samples = {}
+    for line in open(path):
+        kernel, workload, depth, reader, value, wall = line.split()
+        key = (workload, int(depth), int(reader))
+        samples.setdefault(key, {}).setdefault(kernel, []).append(float(value))
+    kernels = {'unpatched'} | {k for k, _ in PATCHED}
+    if not samples or any(set(v) != kernels for v in samples.values()):
+        sys.exit('no samples for some workload, depth or reader on one of the kernels')
+
+    print(f"{'workload':<11}{'depth':>6}{'reader':>7}{'unpatched':>12}"
+          + ''.join(f"{k:>12}{'overhead (95% CI)':>22}" for k, _ in PATCHED) + f"{'runs':>6}  unit")
+    worst = {}
+    for (workload, depth, reader), by_kernel in sorted(samples.items()):
+        row = (f"{workload:<11}{depth:>6}{'yes' if reader else 'no':>7}"
+               f"{statistics.median(by_kernel['unpatched']):>12.3f}")
+        for kernel, _ in PATCHED:
+            point, half = overhead_ci(by_kernel['unpatched'], by_kernel[kernel], rng)
+            if kernel not in worst or point > worst[kernel][0]:
+                worst[kernel] = (point, half, workload, depth, reader)
+            row += f"{statistics.median(by_kernel[kernel]):>12.3f}{point:>+12.2f}% ±{half:5.2f}   "
+        runs = min(len(v) for v in by_kernel.values())
+        print(row + f"{runs:>6}  {UNITS[workload]}")
+    for kernel, name in PATCHED:
+        point, half, workload, depth, reader = worst[kernel]
+        print(f"{name}: largest at {workload}, depth {depth}, {'with' if reader else 'no'} reader")
+    for kernel, name in PATCHED:
+        point, half = worst[kernel][:2]
+        print(f"kernel overhead max: {point:.2f}% (95% CI ±{half:.2f}) {name}")
+
+
+if __name__ == '__main__':
+    main(sys.argv[1])

@@ -18,7 +18,7 @@ run() {
 if grep -q ' - cgroup2 ' /proc/self/mountinfo; then
 	run test_core
 	run test_cpu_wait
-	run test_cpu_loadavg
+	run test_cpu_wait_starved
 fi
 run test_serial_v1
 run test_cpuacct
@@ -40,7 +40,7 @@ mount -t cgroup2 none /sys/fs/cgroup
 mkdir /sys/fs/cgroup/init
 echo $$ >/sys/fs/cgroup/init/cgroup.procs
 cd /selftests
-for t in test_cpu_wait test_cpu_loadavg; do
+for t in test_cpu_wait test_cpu_wait_starved; do
 	echo "# program container:$t"
 	./$t
 done

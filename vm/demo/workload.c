@@ -4,6 +4,9 @@
  * suites, built static so the busybox initramfs can run it:
  *
  *   workload spin                 busy loop on one CPU until killed
+ *   workload spin-on CPU [--fifo] the same on CPU only; with --fifo as a
+ *                                 SCHED_FIFO task, which starves the fair
+ *                                 tasks of that CPU where RT throttling is off
  *   workload pagecache PATH       buffered reads of PATH over and over, so its
  *                                 page cache is charged to the memory cgroup
  *                                 and reclaimed at the limit (failures, no OOM)
@@ -34,6 +37,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -79,6 +83,20 @@ static _Noreturn void spin(void)
 
 	for (;;)
 		n++;
+}
+
+static int spin_on(const char *cpu, unsigned long n, bool fifo)
+{
+	const struct sched_param param = {.sched_priority = 50};
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET((int)n, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		return fail("cannot pin to CPU", cpu);
+	if (fifo && sched_setscheduler(0, SCHED_FIFO, &param) < 0)
+		return fail("cannot become SCHED_FIFO on CPU", cpu);
+	spin();
 }
 
 static _Noreturn void hold(void)
@@ -402,7 +420,8 @@ static int dump(const char *from, const char *to)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: workload spin | pagecache PATH | write PATH MIB | hugetlb N | hold"
+	fprintf(stderr, "usage: workload spin | spin-on CPU [--fifo] | pagecache PATH | write PATH "
+			"MIB | hugetlb N | hold"
 			" | touch MIB | churn [--move-task] DIR... | dump SRC DST\n");
 	return 2;
 }
@@ -415,6 +434,12 @@ int main(int argc, char **argv)
 		return usage();
 	if (!strcmp(argv[1], "spin") && argc == 2)
 		spin();
+	if (!strcmp(argv[1], "spin-on") &&
+	    (argc == 3 || (argc == 4 && !strcmp(argv[3], "--fifo")))) {
+		if (parse_count(argv[2], 0, CPU_SETSIZE - 1, &n) < 0)
+			return usage();
+		return spin_on(argv[2], n, argc == 4);
+	}
 	if (!strcmp(argv[1], "hold") && argc == 2)
 		hold();
 	if (!strcmp(argv[1], "pagecache") && argc == 3)

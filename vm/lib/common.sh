@@ -17,7 +17,7 @@ note() {
 # The Debian tarball the series applies to.
 kernel_tarball() {
 	local t
-	for t in /usr/src/linux-source-6.1.tar.xz /usr/src/linux-source-6.1.tar.bz2; do
+	for t in /usr/src/linux-source-6.12.tar.xz /usr/src/linux-source-6.12.tar.bz2; do
 		[ -f "$t" ] && { echo "$t"; return 0; }
 	done
 	return 1
