@@ -31,6 +31,9 @@
 #define ACCEPTS_PER_ROUND 64
 /* How long a socket rests after accept() ran out of descriptors, so as not to spin. */
 #define ACCEPT_BACKOFF_USEC (100 * USEC_PER_MSEC)
+/* How long no handshake may complete before a dropped socket closes, and how often it waits. */
+#define CLOSE_QUIET_MSEC 20
+#define CLOSE_ROUNDS_MAX 10
 
 struct head {
 	int fd;
@@ -203,6 +206,10 @@ static bool accept_some(struct acceptor *a, struct listener *l, unsigned max, ui
  * filter first drops the handshakes that would start: a SYN without ACK
  * (a socket filter on TCP sees the segment from its TCP header, whose
  * flags are byte 13). Their clients try again and find the port closed.
+ * A handshake the filter came too late for still completes, moments
+ * later: the socket closes only once none has come for a quiet spell (a
+ * bounded number of times, since a backlog that accept() cannot take for
+ * want of descriptors stays readable).
  */
 static void close_listener(struct acceptor *a, struct listener *l)
 {
@@ -215,9 +222,15 @@ static void close_listener(struct acceptor *a, struct listener *l)
 	};
 	const struct sock_fprog prog = {.len = ELEMENTSOF(no_syn), .filter = no_syn};
 
+	struct pollfd pfd = {.fd = l->fd, .events = POLLIN};
+
 	(void)setsockopt(l->fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
-	while (!accept_some(a, l, ACCEPTS_PER_ROUND, now_usec()))
-		;
+	for (unsigned round = 0; round < CLOSE_ROUNDS_MAX; round++) {
+		while (!accept_some(a, l, ACCEPTS_PER_ROUND, now_usec()))
+			;
+		if (poll(&pfd, 1, CLOSE_QUIET_MSEC) == 0)
+			break;
+	}
 	close(l->fd);
 }
 
