@@ -1,7 +1,8 @@
 # shellcheck shell=dash
 # Runs as root in the Debian guest (vm/guest --image debian), systemd as
 # PID 1, under the harness's sh (dash: no bash features), after
-# tests/system/run has put its settings above this line: DEB and
+# tests/system/run has put its settings and tests/lib/guest-checks.sh
+# (check, until_ok, scrape) above this line: DEB and
 # DEB_UPGRADE (the package and the same package as the next version,
 # UPGRADE_VERSION), PROM_URL (the host's Prometheus, which scrapes this
 # guest's port 19753), PROM_JOBS (its jobs, each JOB:ACCEPT, the format it
@@ -9,30 +10,7 @@
 # container image).  Prints a PASS:, FAIL: or SKIP: line per check; the
 # host records them.
 set -u
-detail=
-check() {
-	local name=$1
-	shift
-	if "$@"; then
-		echo "PASS: $name${detail:+ ($detail)}"
-	else
-		echo "FAIL: $name${detail:+ ($detail)}"
-	fi
-	detail=
-}
-# until SECONDS CMD...: run CMD once a second until it succeeds.
-until_ok() {
-	local n=$1 i=0
-	shift
-	while [ $i -lt "$n" ]; do
-		"$@" && return 0
-		sleep 1
-		i=$((i + 1))
-	done
-	return 1
-}
 contains() { case $1 in *"$2"*) return 0 ;; esac; return 1; }
-scrape() { curl -sf --max-time 30 -o "${1:-/dev/null}" http://127.0.0.1:19753/metrics; }
 main_pid() { systemctl show -P MainPID cgacctd.service; }
 active() { systemctl is-active -q "$1"; }
 conf=/etc/cgacct/cgacctd.yml

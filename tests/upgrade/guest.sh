@@ -1,6 +1,7 @@
 # shellcheck shell=dash
 # Runs as root in a Debian 12 guest (vm/guest --image debian12), systemd as
-# PID 1, after tests/upgrade/run has put its settings above this line:
+# PID 1, after tests/upgrade/run has put its settings and tests/lib/guest-checks.sh
+# (check, until_ok, scrape) above this line:
 # DEB12 and DEB13 (cgacct's packages for Debian 12 and 13), VERSION13 (the
 # latter's version) and SOURCES13 (trixie's sources.list lines, | between
 # them).  What an operator does: cgacct installed and its configuration
@@ -10,28 +11,6 @@
 # SKIP: line per check; the host records them.
 set -u
 export DEBIAN_FRONTEND=noninteractive
-detail=
-check() {
-	name=$1
-	shift
-	if "$@"; then
-		echo "PASS: $name${detail:+ ($detail)}"
-	else
-		echo "FAIL: $name${detail:+ ($detail)}"
-	fi
-	detail=
-}
-until_ok() {
-	n=$1 i=0
-	shift
-	while [ $i -lt "$n" ]; do
-		"$@" && return 0
-		sleep 1
-		i=$((i + 1))
-	done
-	return 1
-}
-scrape() { curl -sf --max-time 30 -o "${1:-/dev/null}" http://127.0.0.1:19753/metrics; }
 conf=/etc/cgacct/cgacctd.yml
 stamp() { echo "== $(date +%T) $*"; }
 
