@@ -23,6 +23,7 @@
 #include "base/clock.h"
 #include "base/util.h"
 #include "exporter/acceptor.h"
+#include "exporter/handshakes.h"
 #include "exporter/reqhead.h"
 
 /* Looks at one head at most this many times: a client sends its head in a piece or two. */
@@ -31,9 +32,14 @@
 #define ACCEPTS_PER_ROUND 64
 /* How long a socket rests after accept() ran out of descriptors, so as not to spin. */
 #define ACCEPT_BACKOFF_USEC (100 * USEC_PER_MSEC)
-/* How long no handshake may complete before a dropped socket closes, and how often it waits. */
-#define CLOSE_QUIET_MSEC 20
-#define CLOSE_ROUNDS_MAX 10
+/*
+ * A dropped socket waits for its handshakes under way at most this long,
+ * looking again this often; where the kernel cannot say how many there
+ * are, until none has completed for this long.
+ */
+#define CLOSE_WAIT_MAX_MSEC 200
+#define CLOSE_STEP_MSEC	    1
+#define CLOSE_QUIET_MSEC    20
 
 struct head {
 	int fd;
@@ -205,11 +211,13 @@ static bool accept_some(struct acceptor *a, struct listener *l, unsigned max, ui
  * and so that none completes between the last accept() and close(), a
  * filter first drops the handshakes that would start: a SYN without ACK
  * (a socket filter on TCP sees the segment from its TCP header, whose
- * flags are byte 13). Their clients try again and find the port closed.
- * A handshake the filter came too late for still completes, moments
- * later: the socket closes only once none has come for a quiet spell (a
- * bounded number of times, since a backlog that accept() cannot take for
- * want of descriptors stays readable).
+ * flags are byte 13). Their clients try again a second later and find the
+ * port closed. The handshakes the filter came too late for still
+ * complete, moments later: the socket closes once the kernel has none
+ * under way, or none has completed for a quiet spell where it cannot
+ * tell. Either wait is bounded: a SYN flood or a backlog that accept()
+ * cannot take for want of descriptors never ends. Every moment the filter
+ * is on drops SYNs, so the wait is no longer than it must be.
  */
 static void close_listener(struct acceptor *a, struct listener *l)
 {
@@ -221,14 +229,20 @@ static void close_listener(struct acceptor *a, struct listener *l)
 	    BPF_STMT(BPF_RET | BPF_K, 0),
 	};
 	const struct sock_fprog prog = {.len = ELEMENTSOF(no_syn), .filter = no_syn};
-
+	const uint64_t until = now_usec() + CLOSE_WAIT_MAX_MSEC * USEC_PER_MSEC;
 	struct pollfd pfd = {.fd = l->fd, .events = POLLIN};
 
 	(void)setsockopt(l->fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
-	for (unsigned round = 0; round < CLOSE_ROUNDS_MAX; round++) {
+	for (;;) {
+		/* asked first: what completed before the answer is in the backlog now */
+		int pending = handshakes_pending(l->fd);
+
 		while (!accept_some(a, l, ACCEPTS_PER_ROUND, now_usec()))
 			;
-		if (poll(&pfd, 1, CLOSE_QUIET_MSEC) == 0)
+		if (pending == 0 || now_usec() >= until)
+			break;
+		if (poll(&pfd, 1, pending > 0 ? CLOSE_STEP_MSEC : CLOSE_QUIET_MSEC) == 0 &&
+		    pending < 0)
 			break;
 	}
 	close(l->fd);

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """A reload storm under scrapes: RELOADS times, the daemon's configuration
 swaps between A (plain HTTP on one port) and B (TLS on another) and gets a
-SIGHUP, each reload awaited in its log, while LOOPS threads scrape without
-pause, alternating the two ports as Prometheus would OpenMetrics with gzip.
+SIGHUP, each reload awaited in its log and followed by a short PAUSE, while
+LOOPS threads scrape without pause, alternating the two ports as Prometheus
+would OpenMetrics with gzip.
 Every scrape must be complete (200, the whole body, which ends in "# EOF")
 or refused cleanly (nobody listens there then); anything else - a reset,
 an empty reply, a cut body, a failed handshake - is broken. Prints the
@@ -15,21 +16,42 @@ import gzip
 import http.client
 import os
 import signal
+import socket
 import ssl
 import sys
 import threading
 import time
 
+# Between reloads. A SYN that comes while a dropped socket closes is dropped
+# and sent again a second later, and then finds the port closed or open; a
+# port that closed again at each resend would time its client out, which
+# only reloads within milliseconds of each other for seconds on end do.
+PAUSE = 0.02
 ACCEPT = ("application/openmetrics-text;version=1.0.0,"
           "text/plain;version=0.0.4;q=0.5,*/*;q=0.1")
 
 
-def scrape(port, context):
-    """'complete', 'refused' or 'broken: why'."""
+def scrape(port, context, retried):
+    """'complete', 'refused' or 'broken: why' (which port, at which step).
+    Appends to retried when the connection took a SYN retransmission (1 s):
+    the listener had dropped the first SYN."""
     conn = (http.client.HTTPSConnection("127.0.0.1", port, timeout=10, context=context)
             if context else http.client.HTTPConnection("127.0.0.1", port, timeout=10))
+    step = "connect"
     try:
+        start = time.monotonic()
+        try:
+            conn.sock = socket.create_connection(("127.0.0.1", port), 10)
+        finally:
+            if time.monotonic() - start >= 0.9:
+                retried.append(port)
+        conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as connect() does
+        if context:
+            step = "handshake"
+            conn.sock = context.wrap_socket(conn.sock, server_hostname="127.0.0.1")
+        step = "request"
         conn.request("GET", "/metrics", headers={"Accept": ACCEPT, "Accept-Encoding": "gzip"})
+        step = "response"
         resp = conn.getresponse()
         body = resp.read()
         if resp.status != 200:
@@ -40,7 +62,8 @@ def scrape(port, context):
     except ConnectionRefusedError:
         return "refused"
     except Exception as e:  # every other way a scrape can fail is a failure here
-        return "broken: %s %s" % (type(e).__name__, e)
+        return "broken: %s %s at %s on %s" % (type(e).__name__, e, step,
+                                              "tls" if context else "plain")
     finally:
         conn.close()
 
@@ -50,11 +73,12 @@ def main(pid, config, a, b, log, plain, tls, ca, reloads, loops):
     results = collections.Counter()
     lock = threading.Lock()
     stop = threading.Event()
+    retried = []
 
     def loop(i):
         n = 0
         while not stop.is_set():
-            r = scrape(tls, context) if (i + n) % 2 else scrape(plain, None)
+            r = scrape(tls, context, retried) if (i + n) % 2 else scrape(plain, None, retried)
             n += 1
             with lock:
                 results[r] += 1
@@ -78,6 +102,7 @@ def main(pid, config, a, b, log, plain, tls, ca, reloads, loops):
                     raise TimeoutError("reload %d not in the log after 20 s" % (n + 1))
                 time.sleep(0.002)
             done += 1
+            time.sleep(PAUSE)
     except (ProcessLookupError, TimeoutError) as e:
         print("reload-storm: stopped after %d reloads: %s" % (done, e))
     stop.set()
@@ -89,6 +114,8 @@ def main(pid, config, a, b, log, plain, tls, ca, reloads, loops):
           "%d complete, %d refused cleanly, %d broken"
           % (done, seconds, loops, sum(results.values()), results["complete"],
              results["refused"], sum(broken.values())))
+    print("figure reload-storm: %d connections waited for a SYN retransmission"
+          % len(retried))
     for k, v in sorted(broken.items(), key=lambda kv: -kv[1])[:10]:
         print("  %d x %s" % (v, k))
     try:
