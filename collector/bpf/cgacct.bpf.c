@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The BPF side of the bulk reader. Three programs share one map of
+ * records, by cgroup ID:
+ *
+ *   walk    a cgroup iterator over the v2 tree, pre-order from the root:
+ *           flushes rstat once, then writes every cgroup's record. It
+ *           prints nothing: an iterator's output must fit one buffer
+ *           (8 pages), as cgroup_mutex is dropped between reads and the
+ *           walk cannot resume, and a large tree's records do not.
+ *   records a map iterator over the records, which resumes across reads:
+ *           prints those the last walk wrote, each followed by its name.
+ *   forget  at cgroup_rmdir, drops the cgroup's record.
+ *
+ * The loader (cgacct-bpf) pins walk and records in bpffs, where an
+ * unprivileged reader opens and reads them like files: neither needs a
+ * bpf() call, which Debian's kernels refuse unprivileged users for loading
+ * programs and making maps.
+ */
+#include <linux/bpf.h>
+#include <linux/types.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+
+#include "collector/bpf/kernel.h"
+#include "collector/bpf/record.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* A record as the map holds it: the walk that wrote it, and the name. */
+struct stored {
+	__u64 walk;
+	struct record r;
+	char name[RECORD_NAME_MAX + 1];
+};
+
+/* Enough for the largest trees the walk is meant for; records exist only for live cgroups. */
+#define RECORDS_MAX (1 << 20)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, RECORDS_MAX);
+	__type(key, __u64);
+	__type(value, struct stored);
+} records SEC(".maps");
+
+/* Walks so far: a record of an older walk is a cgroup the last one did not find. */
+__u64 walks;
+
+extern void cgroup_rstat_flush(struct cgroup *cgrp) __ksym;
+
+/* The walk's scratch record: too large for the BPF stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stored);
+} scratch SEC(".maps");
+
+static void read_cpu(struct cgroup *cgrp, struct record *r)
+{
+	struct cgroup_subsys_state *css = cgrp->subsys[bpf_core_enum_value(enum cgroup_subsys_id,
+									  cpu_cgrp_id)];
+	struct task_group *tg;
+
+	r->has |= RECORD_HAS_CPU;
+	r->cpu_usage_ns = cgrp->bstat.cputime.sum_exec_runtime;
+	r->cpu_user_ns = cgrp->bstat.cputime.utime;
+	r->cpu_system_ns = cgrp->bstat.cputime.stime;
+	if (!css)
+		return;
+	tg = container_of(css, struct task_group, css);
+	r->cpu_periods = (__u64)BPF_CORE_READ(tg, cfs_bandwidth.nr_periods);
+	r->cpu_throttled_periods = (__u64)BPF_CORE_READ(tg, cfs_bandwidth.nr_throttled);
+	r->cpu_throttled_ns = BPF_CORE_READ(tg, cfs_bandwidth.throttled_time);
+}
+
+/*
+ * A controller's state embeds its css: the verifier knows the css's type
+ * alone, so fields past it are read with bpf_probe_read_kernel().
+ */
+static __u64 local_event(struct mem_cgroup *memcg, int event)
+{
+	atomic_long_t v;
+
+	bpf_core_read(&v, sizeof(v), &memcg->memory_events_local[event]);
+	return (__u64)v.counter;
+}
+
+static void read_memory(struct cgroup *cgrp, struct record *r)
+{
+	struct cgroup_subsys_state *css = cgrp->subsys[bpf_core_enum_value(enum cgroup_subsys_id,
+									  memory_cgrp_id)];
+	struct mem_cgroup *memcg;
+
+	if (!css)
+		return;
+	memcg = container_of(css, struct mem_cgroup, css);
+	r->has |= RECORD_HAS_MEMORY;
+	r->memory_pages = (__u64)BPF_CORE_READ(memcg, memory.usage.counter);
+	r->memory_peak_pages = BPF_CORE_READ(memcg, memory.watermark);
+	r->memory_max_pages = BPF_CORE_READ(memcg, memory.max);
+	r->memory_events[RECORD_MEMORY_LOW] = local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_LOW));
+	r->memory_events[RECORD_MEMORY_HIGH] = local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_HIGH));
+	r->memory_events[RECORD_MEMORY_MAX] = local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_MAX));
+	r->memory_events[RECORD_MEMORY_OOM] = local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM));
+	r->memory_events[RECORD_MEMORY_OOM_KILL] = local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM_KILL));
+	r->memory_events[RECORD_MEMORY_OOM_GROUP_KILL] = local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM_GROUP_KILL));
+}
+
+static void read_pids(struct cgroup *cgrp, struct record *r)
+{
+	struct cgroup_subsys_state *css = cgrp->subsys[bpf_core_enum_value(enum cgroup_subsys_id,
+									  pids_cgrp_id)];
+	struct pids_cgroup *pids;
+
+	if (!css)
+		return;
+	pids = container_of(css, struct pids_cgroup, css);
+	r->has |= RECORD_HAS_PIDS;
+	r->pids_current = (__u64)BPF_CORE_READ(pids, counter.counter);
+	r->pids_max = (__u64)BPF_CORE_READ(pids, limit.counter);
+}
+
+SEC("iter.s/cgroup")
+int walk(struct bpf_iter__cgroup *ctx)
+{
+	struct cgroup *cgrp = ctx->cgroup;
+	struct kernfs_node *kn;
+	struct stored *s;
+	__u32 zero = 0;
+	__u64 id;
+	long n;
+
+	if (!cgrp)
+		return 0;
+	if (ctx->meta->seq_num == 0) {
+		/* the walk starts at the root: one flush brings the whole tree's CPU time in */
+		cgroup_rstat_flush(cgrp);
+		__sync_fetch_and_add(&walks, 1);
+	}
+	s = bpf_map_lookup_elem(&scratch, &zero);
+	if (!s)
+		return 1;
+	kn = cgrp->kn;
+	id = kn->id;
+	__builtin_memset(&s->r, 0, sizeof(s->r));
+	s->walk = walks;
+	s->r.magic = RECORD_MAGIC;
+	s->r.id = id;
+	s->r.parent_id = kn->parent ? kn->parent->id : 0;
+	s->r.level = (__u32)cgrp->level;
+	if (cgrp->level > 0) /* the root's statistics are the whole system's, not in these structures */
+		read_cpu(cgrp, &s->r);
+	read_memory(cgrp, &s->r);
+	read_pids(cgrp, &s->r);
+	n = bpf_probe_read_kernel_str(s->name, sizeof(s->name), kn->name);
+	s->r.name_len = n > 0 ? (__u16)(n - 1) : 0;
+	bpf_map_update_elem(&records, &id, s, BPF_ANY);
+	return 0;
+}
+
+SEC("iter/bpf_map_elem")
+int dump(struct bpf_iter__bpf_map_elem *ctx)
+{
+	struct stored *s = ctx->value;
+	__u64 pad = 0;
+	__u32 len;
+
+	if (!s || s->walk != walks)
+		return 0;
+	len = s->r.name_len & RECORD_NAME_MAX;
+	bpf_seq_write(ctx->meta->seq, &s->r, sizeof(s->r));
+	bpf_seq_write(ctx->meta->seq, s->name, len);
+	if (RECORD_SIZE(len) - sizeof(s->r) - len)
+		bpf_seq_write(ctx->meta->seq, &pad, (RECORD_SIZE(len) - sizeof(s->r) - len) & 7);
+	return 0;
+}
+
+SEC("tp_btf/cgroup_rmdir")
+int BPF_PROG(forget, struct cgroup *cgrp, const char *path)
+{
+	__u64 id = cgrp->kn->id;
+
+	bpf_map_delete_elem(&records, &id);
+	return 0;
+}

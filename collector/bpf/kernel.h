@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The kernel's structures, as far as the programs read them. CO-RE matches
+ * them by name against the running kernel's BTF and relocates every field
+ * access, so only the fields read are declared, in any order, and one
+ * object runs on 6.1 and 6.12 alike. Enumerators whose values depend on
+ * the kernel's configuration are read with bpf_core_enum_value().
+ */
+#pragma once
+
+#define __kernel_type __attribute__((preserve_access_index))
+
+struct kernfs_node {
+	struct kernfs_node *parent;
+	const char *name;
+	__u64 id;
+} __kernel_type;
+
+struct cgroup_subsys_state {
+	struct cgroup *cgroup;
+} __kernel_type;
+
+struct task_cputime {
+	__u64 stime;
+	__u64 utime;
+	unsigned long long sum_exec_runtime;
+} __kernel_type;
+
+struct cgroup_base_stat {
+	struct task_cputime cputime;
+} __kernel_type;
+
+/* The array's length does not matter to CO-RE: the index is a relocated enumerator. */
+struct cgroup {
+	struct cgroup_subsys_state self;
+	int level;
+	struct kernfs_node *kn;
+	struct cgroup_subsys_state *subsys[16];
+	struct cgroup_base_stat bstat;
+} __kernel_type;
+
+enum cgroup_subsys_id {
+	cpu_cgrp_id,
+	memory_cgrp_id,
+	pids_cgrp_id,
+};
+
+struct cfs_bandwidth {
+	int nr_periods;
+	int nr_throttled;
+	__u64 throttled_time;
+} __kernel_type;
+
+struct task_group {
+	struct cgroup_subsys_state css;
+	struct cfs_bandwidth cfs_bandwidth;
+} __kernel_type;
+
+/* atomic_long_t and atomic64_t are structures: CO-RE wants the same kind. */
+typedef struct {
+	long counter;
+} atomic_long_t;
+
+typedef struct {
+	__s64 counter;
+} atomic64_t;
+
+struct page_counter {
+	atomic_long_t usage;
+	unsigned long watermark;
+	unsigned long max;
+} __kernel_type;
+
+enum memcg_memory_event {
+	MEMCG_LOW,
+	MEMCG_HIGH,
+	MEMCG_MAX,
+	MEMCG_OOM,
+	MEMCG_OOM_KILL,
+	MEMCG_OOM_GROUP_KILL,
+};
+
+struct mem_cgroup {
+	struct cgroup_subsys_state css;
+	struct page_counter memory;
+	atomic_long_t memory_events_local[8];
+} __kernel_type;
+
+struct pids_cgroup {
+	struct cgroup_subsys_state css;
+	atomic64_t counter;
+	atomic64_t limit;
+} __kernel_type;
+
+/* The iterators' contexts. */
+struct seq_file;
+struct bpf_iter_meta {
+	struct seq_file *seq;
+	__u64 session_id;
+	__u64 seq_num;
+} __kernel_type;
+
+struct bpf_iter__cgroup {
+	struct bpf_iter_meta *meta;
+	struct cgroup *cgroup;
+} __kernel_type;
+
+struct bpf_map;
+struct bpf_iter__bpf_map_elem {
+	struct bpf_iter_meta *meta;
+	struct bpf_map *map;
+	void *key;
+	void *value;
+} __kernel_type;

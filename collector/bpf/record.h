@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the BPF programs (cgacct.bpf.c) hand to user space: one record per
+ * cgroup of the v2 tree, fixed-width fields in the kernel's own units,
+ * then the cgroup's name (name_len bytes, no NUL), padded to 8 bytes.
+ * Shared by the programs and the reader, so that both agree on the layout;
+ * RECORD_MAGIC changes with it, and a reader that meets another magic
+ * refuses the stream rather than misreading it.
+ */
+#pragma once
+
+#ifndef __bpf__
+#include <stdint.h>
+typedef uint16_t record_u16;
+typedef uint32_t record_u32;
+typedef uint64_t record_u64;
+#else
+typedef __u16 record_u16;
+typedef __u32 record_u32;
+typedef __u64 record_u64;
+#endif
+
+#define RECORD_MAGIC 0x63676163637431ULL /* "cgacct1" */
+
+/* Which controllers' fields hold values: those whose state the cgroup has. */
+enum record_has {
+	RECORD_HAS_CPU = 1 << 0,
+	RECORD_HAS_MEMORY = 1 << 1,
+	RECORD_HAS_PIDS = 1 << 2,
+};
+
+/* memory.events, in the order the file lists them. */
+enum record_memory_event {
+	RECORD_MEMORY_LOW,
+	RECORD_MEMORY_HIGH,
+	RECORD_MEMORY_MAX,
+	RECORD_MEMORY_OOM,
+	RECORD_MEMORY_OOM_KILL,
+	RECORD_MEMORY_OOM_GROUP_KILL,
+	RECORD_MEMORY_EVENTS,
+};
+
+struct record {
+	record_u64 magic;
+	record_u64 id;	      /* the cgroup's ID: its directory's inode number */
+	record_u64 parent_id; /* 0 for the root */
+	record_u32 level;
+	record_u32 has; /* enum record_has */
+
+	/* cpu.stat before scaling: nanoseconds */
+	record_u64 cpu_usage_ns;
+	record_u64 cpu_user_ns;
+	record_u64 cpu_system_ns;
+	record_u64 cpu_periods;
+	record_u64 cpu_throttled_periods;
+	record_u64 cpu_throttled_ns;
+
+	/* memory.current, memory.peak and memory.max: pages */
+	record_u64 memory_pages;
+	record_u64 memory_peak_pages;
+	record_u64 memory_max_pages;
+	record_u64 memory_events[RECORD_MEMORY_EVENTS];
+
+	/* pids.current and pids.max */
+	record_u64 pids_current;
+	record_u64 pids_max;
+
+	record_u16 name_len;
+	record_u16 pad[3];
+};
+
+#define RECORD_NAME_MAX 255
+/* Bytes a record with a name of len bytes takes in the stream. */
+#define RECORD_SIZE(len) ((sizeof(struct record) + (len) + 7) & ~(unsigned long)7)

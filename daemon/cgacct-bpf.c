@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cgacct-bpf: loads the BPF bulk reader (collector/bpf/cgacct.bpf.c) and
+ * pins it, so that cgacctd reads it unprivileged; see cgacct-bpf(8).
+ *
+ *   cgacct-bpf load [--dir DIR] [--group GROUP] [--cgroup-root PATH]
+ *   cgacct-bpf unload [--dir DIR]
+ *   cgacct-bpf dump [--dir DIR]
+ *
+ * load needs CAP_BPF and CAP_PERFMON (CAP_SYS_ADMIN before 5.8); the pins
+ * are readable by GROUP alone. dump prints what a reader gets, a line per
+ * cgroup, as any user who may read the pins.
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "collector/bpf/cgacct.skel.h"
+#include "collector/bpf/records.h"
+
+#define DIR_DEFAULT	    "/sys/fs/bpf/cgacct"
+#define CGROUP_ROOT_DEFAULT "/sys/fs/cgroup"
+
+/* What a load pins, by name in the folder: the two iterators, and the link that keeps forget. */
+static const char *const pins[] = {"walk", "records", "forget"};
+
+static int fail(int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("cgacct-bpf: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(-r));
+	return 1;
+}
+
+static int unpin(const char *dir)
+{
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < ELEMENTSOF(pins); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, pins[i]);
+		if (unlink(path) < 0 && errno != ENOENT)
+			return fail(-errno, "cannot remove %s", path);
+	}
+	if (rmdir(dir) < 0 && errno != ENOENT)
+		return fail(-errno, "cannot remove %s", dir);
+	return 0;
+}
+
+/* Pins link as dir/name, readable by gid alone. */
+static int pin(struct bpf_link *link, const char *dir, const char *name, gid_t gid)
+{
+	char path[PATH_MAX];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	r = bpf_link__pin(link, path);
+	if (r < 0)
+		return fail(r, "cannot pin %s", path);
+	if (chown(path, 0, gid) < 0 || chmod(path, 0440) < 0)
+		return fail(-errno, "cannot hand %s to its group", path);
+	return 0;
+}
+
+static struct bpf_link *attach_walk(struct cgacct *skel, const char *root)
+{
+	union bpf_iter_link_info info = {0};
+	LIBBPF_OPTS(bpf_iter_attach_opts, opts, .link_info = &info, .link_info_len = sizeof(info));
+	_cleanup_close_ int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct bpf_link *link;
+
+	if (fd < 0) {
+		fail(-errno, "cannot open %s", root);
+		return NULL;
+	}
+	info.cgroup.cgroup_fd = (uint32_t)fd;
+	info.cgroup.order = BPF_CGROUP_ITER_DESCENDANTS_PRE;
+	link = bpf_program__attach_iter(skel->progs.walk, &opts);
+	if (!link)
+		fail(-errno, "cannot attach the walk to %s", root);
+	return link;
+}
+
+static struct bpf_link *attach_records(struct cgacct *skel)
+{
+	union bpf_iter_link_info info = {0};
+	LIBBPF_OPTS(bpf_iter_attach_opts, opts, .link_info = &info, .link_info_len = sizeof(info));
+	struct bpf_link *link;
+
+	info.map.map_fd = (uint32_t)bpf_map__fd(skel->maps.records);
+	link = bpf_program__attach_iter(skel->progs.dump, &opts);
+	if (!link)
+		fail(-errno, "cannot attach the records iterator");
+	return link;
+}
+
+static struct bpf_link *attach_forget(struct cgacct *skel)
+{
+	struct bpf_link *link = bpf_program__attach(skel->progs.forget);
+
+	if (!link)
+		fail(-errno, "cannot attach to the cgroup_rmdir tracepoint");
+	return link;
+}
+
+static int load(const char *dir, const char *group, const char *root)
+{
+	struct bpf_link *links[ELEMENTSOF(pins)] = {NULL};
+	struct cgacct *skel;
+	gid_t gid = 0;
+	int r;
+
+	if (group) {
+		const struct group *g = getgrnam(group);
+
+		if (!g) {
+			fprintf(stderr, "cgacct-bpf: no group %s\n", group);
+			return 1;
+		}
+		gid = g->gr_gid;
+	}
+	skel = cgacct__open_and_load();
+	if (!skel)
+		return fail(-errno, "cannot load the programs (is there BTF in /sys/kernel/btf?)");
+	links[0] = attach_walk(skel, root);
+	links[1] = links[0] ? attach_records(skel) : NULL;
+	links[2] = links[1] ? attach_forget(skel) : NULL;
+	r = links[2] ? 0 : 1;
+	/* a load replaces the one before: readers see the old pins or the new */
+	if (r == 0)
+		r = unpin(dir);
+	if (r == 0 && mkdir(dir, 0750) < 0)
+		r = fail(-errno, "cannot make %s", dir);
+	if (r == 0 && chown(dir, 0, gid) < 0)
+		r = fail(-errno, "cannot hand %s to its group", dir);
+	for (size_t i = 0; r == 0 && i < ELEMENTSOF(pins); i++)
+		r = pin(links[i], dir, pins[i], gid);
+	if (r != 0)
+		(void)unpin(dir);
+	for (size_t i = 0; i < ELEMENTSOF(links); i++)
+		bpf_link__destroy(links[i]);
+	cgacct__destroy(skel);
+	return r;
+}
+
+static int dump(const char *dir)
+{
+	struct bpf_records b;
+	const struct record *rec;
+	const char *name;
+	size_t pos = 0;
+	int r = bpf_records_read(dir, &b);
+
+	if (r < 0)
+		return fail(r, "cannot read the records in %s", dir);
+	while ((rec = bpf_records_next(&b, &pos, &name))) {
+		printf("id=%" PRIu64 " parent=%" PRIu64 " level=%" PRIu32 " name=%.*s", rec->id,
+		       rec->parent_id, rec->level, (int)rec->name_len, name);
+		if (rec->has & RECORD_HAS_CPU)
+			printf(" cpu_usage_ns=%" PRIu64 " cpu_user_ns=%" PRIu64 " cpu_system_ns=%" PRIu64
+			       " cpu_periods=%" PRIu64 " cpu_throttled_periods=%" PRIu64
+			       " cpu_throttled_ns=%" PRIu64,
+			       rec->cpu_usage_ns, rec->cpu_user_ns, rec->cpu_system_ns,
+			       rec->cpu_periods, rec->cpu_throttled_periods, rec->cpu_throttled_ns);
+		if (rec->has & RECORD_HAS_MEMORY) {
+			printf(" memory_pages=%" PRIu64 " memory_peak_pages=%" PRIu64
+			       " memory_max_pages=%" PRIu64,
+			       rec->memory_pages, rec->memory_peak_pages, rec->memory_max_pages);
+			for (unsigned i = 0; i < RECORD_MEMORY_EVENTS; i++)
+				printf(" memory_event%u=%" PRIu64, i, rec->memory_events[i]);
+		}
+		if (rec->has & RECORD_HAS_PIDS)
+			printf(" pids_current=%" PRIu64 " pids_max=%" PRIu64, rec->pids_current,
+			       rec->pids_max);
+		putchar('\n');
+	}
+	bpf_records_done(&b);
+	return 0;
+}
+
+static int usage(FILE *f, int status)
+{
+	fputs("usage: cgacct-bpf load [--dir DIR] [--group GROUP] [--cgroup-root PATH]\n"
+	      "       cgacct-bpf unload [--dir DIR]\n"
+	      "       cgacct-bpf dump [--dir DIR]\n",
+	      f);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+	    {"dir", required_argument, NULL, 'd'},
+	    {"group", required_argument, NULL, 'g'},
+	    {"cgroup-root", required_argument, NULL, 'c'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
+	};
+	const char *dir = DIR_DEFAULT, *group = NULL, *root = CGROUP_ROOT_DEFAULT, *command;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "d:g:c:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 'g':
+			group = optarg;
+			break;
+		case 'c':
+			root = optarg;
+			break;
+		case 'h':
+			return usage(stdout, 0);
+		default:
+			return usage(stderr, 2);
+		}
+	}
+	if (optind + 1 != argc)
+		return usage(stderr, 2);
+	command = argv[optind];
+	if (strcmp(command, "load") == 0)
+		return load(dir, group, root);
+	if (strcmp(command, "unload") == 0)
+		return unpin(dir);
+	if (strcmp(command, "dump") == 0)
+		return dump(dir);
+	return usage(stderr, 2);
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""Judges what tests/bpf/guest.sh left in OUT: the BPF bulk reader's records
+against the cgroup files read between two dumps. Counters lie between the
+two dumps' values, as the files were read between them; gauges too, as
+nothing in the tree runs then but its sleepers. Prints one "pass NAME" or
+"fail NAME DETAIL" line per check.
+
+    check.py OUT
+"""
+import os
+import sys
+
+PAGE = 4096
+PAGE_COUNTER_MAX = (2**63 - 1) // PAGE  # memory.max "max"
+PIDS_MAX = 4194304 + 1                 # pids.max "max": PID_MAX_LIMIT + 1
+
+
+def dump(path):
+    """{id: {field: value}} of a cgacct-bpf dump."""
+    records = {}
+    for line in open(path):
+        fields = dict(f.split("=", 1) for f in line.split())
+        records[int(fields["id"])] = fields
+    return records
+
+
+def files(path):
+    """[(ino, relative path, {file: text})] of the guest's file capture."""
+    groups, current, name = [], None, None
+    for line in open(path):
+        line = line.rstrip("\n")
+        if line.startswith("D "):
+            ino, rel = line[2:].split(" ", 1) if " " in line[2:] else (line[2:], "")
+            current = (int(ino), rel, {})
+            groups.append(current)
+        elif line.startswith("F "):
+            name = line[2:]
+            current[2][name] = ""
+        else:
+            current[2][name] += line + "\n"
+    return groups
+
+
+def keyed(text):
+    return {k: int(v) for k, v in (line.split() for line in text.splitlines())}
+
+
+def main(out):
+    results = []
+
+    def check(name, ok, detail=""):
+        results.append(("pass " + name) if ok else ("fail %s %s" % (name, detail)))
+
+    status = dict(line.split() for line in open(os.path.join(out, "status")))
+    check("loads", status.get("load") == "0", "cgacct-bpf load: %s" % status.get("load"))
+    check("others-may-not-read", status.get("nobody") not in (None, "0"), "nobody read the pins")
+    check("its-group-reads", status.get("dump1") == "0" and status.get("dump2") == "0",
+          "cgacct could not read the pins")
+    if results[-1].startswith("fail") or results[0].startswith("fail"):
+        return results
+    d1, d2 = dump(os.path.join(out, "dump1")), dump(os.path.join(out, "dump2"))
+    groups = files(os.path.join(out, "files"))
+    by_path = {rel: ino for ino, rel, _ in groups}
+    check("one-record-per-cgroup", set(d1) == set(by_path.values()) == set(d2),
+          "records %s, cgroups %s" % (sorted(d1), sorted(by_path.values())))
+
+    def between(name, ino, key, value, scale=1):
+        lo = min(int(d1[ino][key]), int(d2[ino][key])) // scale
+        hi = max(int(d1[ino][key]), int(d2[ino][key])) // scale
+        check(name, lo <= value <= hi, "%s %d not within the dumps' %d..%d" % (key, value, lo, hi))
+
+    for ino, rel, f in groups:
+        if ino not in d1 or ino not in d2:
+            continue
+        where = rel or "/"
+        r = d1[ino]
+        parent = by_path.get(os.path.dirname(rel).rstrip("/")) if rel else 0
+        check("%s/identity" % where,
+              r["name"] == os.path.basename(rel) and int(r["parent"]) == parent
+              and int(r["level"]) == (rel.count("/") if rel else 0),
+              "record %s" % {k: r[k] for k in ("name", "parent", "level")})
+        if not rel:
+            continue  # the root's files are the whole system's
+        cpu = keyed(f["cpu.stat"])
+        between("%s/cpu-usage" % where, ino, "cpu_usage_ns", cpu["usage_usec"], 1000)
+        between("%s/cpu-periods" % where, ino, "cpu_periods", cpu["nr_periods"])
+        between("%s/cpu-throttled-periods" % where, ino, "cpu_throttled_periods",
+                cpu["nr_throttled"])
+        between("%s/cpu-throttled-time" % where, ino, "cpu_throttled_ns", cpu["throttled_usec"],
+                1000)
+        # cpu.stat splits usage by the ticks' user:system ratio (cputime_adjust())
+        utime, stime, usage = (int(r[k]) for k in ("cpu_user_ns", "cpu_system_ns", "cpu_usage_ns"))
+        system = usage * stime // (utime + stime) if stime and utime else (usage if stime else 0)
+        check("%s/cpu-system-is-the-ticks-share" % where,
+              abs(cpu["system_usec"] * 1000 - system) <= max(system // 100, 10**6),
+              "system_usec %d, ticks %d:%d of %d ns" % (cpu["system_usec"], utime, stime, usage))
+        between("%s/memory-current" % where, ino, "memory_pages",
+                int(f["memory.current"]) // PAGE)
+        between("%s/memory-peak" % where, ino, "memory_peak_pages", int(f["memory.peak"]) // PAGE)
+        limit = f["memory.max"].strip()
+        check("%s/memory-max" % where,
+              int(r["memory_max_pages"]) == (PAGE_COUNTER_MAX if limit == "max"
+                                             else int(limit) // PAGE),
+              "memory.max %s, record %s pages" % (limit, r["memory_max_pages"]))
+        events = keyed(f["memory.events.local"])
+        for i, key in enumerate(("low", "high", "max", "oom", "oom_kill", "oom_group_kill")):
+            between("%s/memory-events-%s" % (where, key), ino, "memory_event%d" % i, events[key])
+        between("%s/pids-current" % where, ino, "pids_current", int(f["pids.current"]))
+        limit = f["pids.max"].strip()
+        check("%s/pids-max" % where,
+              int(r["pids_max"]) == (PIDS_MAX if limit == "max" else int(limit)),
+              "pids.max %s, record %s" % (limit, r["pids_max"]))
+
+    # What the workloads did shows: a check that a reader of zeros would fail.
+    busy, throttled = d1[by_path["/t/busy"]], d1[by_path["/t/throttled"]]
+    check("work-shows", int(busy["cpu_usage_ns"]) > 10**8
+          and int(throttled["cpu_throttled_periods"]) > 0
+          and int(d1[by_path["/t/mem"]]["memory_pages"]) >= 8 * 2**20 // PAGE
+          and int(d1[by_path["/t/limited/deep"]]["pids_current"]) == 3
+          and int(d1[by_path["/t/limited"]]["pids_max"]) == 7,
+          "busy %s ns, throttled %s periods" % (busy["cpu_usage_ns"],
+                                                throttled["cpu_throttled_periods"]))
+    d3 = dump(os.path.join(out, "dump3"))
+    removed = int(status["removed"])
+    check("removed-cgroup-goes", removed not in d3 and set(d3) == set(d1) - {removed},
+          "after rmdir: %s" % sorted(d3))
+    check("unload-drops-the-pins", status.get("unload") == "0" and "pins-left" not in status)
+    return results
+
+
+if __name__ == "__main__":
+    for line in main(sys.argv[1]):
+        print(line)

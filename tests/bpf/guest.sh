@@ -1,0 +1,59 @@
+# shellcheck shell=sh
+# The BPF bulk reader in a guest of Debian's own kernel (run by
+# tests/bpf/run under vm/guest's busybox sh, as root): a small tree with
+# work done in it and then quiet, loaded with cgacct-bpf, read as the
+# cgacct user, bracketed by the files, then a cgroup removed and the pins
+# dropped. The host (check.py) judges what lands in /out.
+set -u
+cg=/sys/fs/cgroup
+out=/out
+mount -t bpf bpf /sys/fs/bpf || echo "FAIL: mount bpffs"
+
+echo "+cpu +memory +pids" >$cg/cgroup.subtree_control
+mkdir -p $cg/t/busy $cg/t/throttled $cg/t/limited/deep $cg/t/mem
+echo "+cpu +memory +pids" >$cg/t/cgroup.subtree_control
+echo "+cpu +memory +pids" >$cg/t/limited/cgroup.subtree_control
+echo "20000 100000" >$cg/t/throttled/cpu.max
+echo 7 >$cg/t/limited/pids.max
+echo 64M >$cg/t/mem/memory.max
+
+# in CGROUP, run COMMAND: the subshell moves itself there first
+run_in() {
+	dir=$1
+	shift
+	sh -c "echo \$\$ >$cg/$dir/cgroup.procs && exec \"\$@\"" sh "$@"
+}
+# spins until the clock's second has changed $0 times: over $0 - 1 seconds
+# shellcheck disable=SC2016 # (expanded by the sh that spins)
+spin='end=$(($(date +%s) + $0)); while [ "$(date +%s)" -lt "$end" ]; do :; done'
+run_in t/busy sh -c "$spin" 2
+run_in t/throttled sh -c "$spin" 2
+mkdir -p /dev/shm
+run_in t/mem dd if=/dev/zero of=/dev/shm/held bs=1M count=8 2>/dev/null
+for _ in 1 2 3; do run_in t/limited/deep sleep 1000 & done
+sleep 1
+
+cgacct-bpf load --group cgacct
+echo "load $?" >$out/status
+su -s /bin/sh nobody -c "cgacct-bpf dump" >/dev/null 2>&1
+echo "nobody $?" >>$out/status
+su -s /bin/sh cgacct -c "cgacct-bpf dump" >$out/dump1
+echo "dump1 $?" >>$out/status
+find $cg -type d | while read -r d; do
+	echo "D $(stat -c %i "$d") ${d#"$cg"}"
+	for f in cpu.stat memory.current memory.peak memory.max memory.events.local \
+		pids.current pids.max; do
+		[ -e "$d/$f" ] || continue
+		echo "F $f"
+		cat "$d/$f"
+	done
+done >$out/files
+su -s /bin/sh cgacct -c "cgacct-bpf dump" >$out/dump2
+echo "dump2 $?" >>$out/status
+echo "removed $(stat -c %i $cg/t/busy)" >>$out/status
+rmdir $cg/t/busy
+cgacct-bpf dump >$out/dump3
+echo "dump3 $?" >>$out/status
+cgacct-bpf unload
+echo "unload $?" >>$out/status
+if [ -e /sys/fs/bpf/cgacct ]; then echo "pins-left 1" >>$out/status; fi
