@@ -491,8 +491,7 @@ static struct MHD_Daemon *worker_start(struct worker *w, unsigned flags,
 static int generation_start(struct http_server *h, const struct web_config *web,
 			    struct generation **ret)
 {
-	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_USE_ITC |
-			 MHD_USE_NO_LISTEN_SOCKET;
+	unsigned flags = MHD_USE_ERROR_LOG | MHD_USE_ITC | MHD_USE_NO_LISTEN_SOCKET;
 	struct MHD_OptionItem tls[TLS_OPTIONS_MAX];
 	struct generation *g = calloc(1, sizeof(*g));
 	int r;
@@ -505,8 +504,15 @@ static int generation_start(struct http_server *h, const struct web_config *web,
 		return r;
 	}
 	tls_daemon_options(&g->tls, tls);
-	if (g->tls.key)
-		flags |= MHD_USE_TLS;
+	/*
+	 * TLS connections are polled, not waited for with epoll: libmicrohttpd
+	 * 0.9.75 answers a TLS head too large for its memory and then waits for
+	 * an edge of writability that never comes, as the socket was writable
+	 * all along; the answer never left until the head deadline closed the
+	 * connection. poll() asks for the state, not its changes.
+	 */
+	flags |=
+	    g->tls.key ? MHD_USE_TLS | MHD_USE_POLL_INTERNAL_THREAD : MHD_USE_EPOLL_INTERNAL_THREAD;
 	g->workers = calloc(h->options.threads, sizeof(*g->workers));
 	if (!g->workers) {
 		generation_free(g);
