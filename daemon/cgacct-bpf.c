@@ -3,13 +3,14 @@
  * cgacct-bpf: loads the BPF bulk reader (collector/bpf/cgacct.bpf.c) and
  * pins it, so that cgacctd reads it unprivileged; see cgacct-bpf(8).
  *
- *   cgacct-bpf load [--dir DIR] [--group GROUP] [--cgroup-root PATH]
+ *   cgacct-bpf load [--dir DIR] [--group GROUP] [--cgroup-root PATH] [--wait]
  *   cgacct-bpf unload [--dir DIR]
  *   cgacct-bpf dump [--dir DIR]
  *
  * load needs CAP_BPF and CAP_PERFMON (CAP_SYS_ADMIN before 5.8); the pins
- * are readable by GROUP alone. dump prints what a reader gets, a line per
- * cgroup, as any user who may read the pins.
+ * are readable by GROUP alone. --wait also attaches the programs that keep
+ * each cgroup's wait for a CPU, which run at every context switch. dump prints what a reader gets,
+ * a line per cgroup, as any user who may read the pins.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -19,6 +20,7 @@
 #include <grp.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +34,13 @@
 #define DIR_DEFAULT	    "/sys/fs/bpf/cgacct"
 #define CGROUP_ROOT_DEFAULT "/sys/fs/cgroup"
 
-/* What a load pins, by name in the folder: the two iterators, and the link that keeps forget. */
-static const char *const pins[] = {"walk", "records", "forget"};
+/*
+ * What a load pins, by name in the folder: the two iterators and the links
+ * that keep the tracepoint programs, the last three with --wait alone.
+ */
+static const char *const pins[] = {"walk",	  "records",	     "forget",
+				   "wait-wakeup", "wait-wakeup-new", "wait-switch"};
+#define PINS_ALWAYS 3
 
 static int fail(int r, const char *fmt, ...)
 {
@@ -108,18 +115,19 @@ static struct bpf_link *attach_records(struct cgacct *skel)
 	return link;
 }
 
-static struct bpf_link *attach_forget(struct cgacct *skel)
+static struct bpf_link *attach_tracepoint(struct bpf_program *prog)
 {
-	struct bpf_link *link = bpf_program__attach(skel->progs.forget);
+	struct bpf_link *link = bpf_program__attach(prog);
 
 	if (!link)
-		fail(-errno, "cannot attach to the cgroup_rmdir tracepoint");
+		fail(-errno, "cannot attach %s", bpf_program__name(prog));
 	return link;
 }
 
-static int load(const char *dir, const char *group, const char *root)
+static int load(const char *dir, const char *group, const char *root, bool wait)
 {
 	struct bpf_link *links[ELEMENTSOF(pins)] = {NULL};
+	const size_t n = wait ? ELEMENTSOF(pins) : PINS_ALWAYS;
 	struct cgacct *skel;
 	gid_t gid = 0;
 	int r;
@@ -133,13 +141,25 @@ static int load(const char *dir, const char *group, const char *root)
 		}
 		gid = g->gr_gid;
 	}
-	skel = cgacct__open_and_load();
+	skel = cgacct__open();
 	if (!skel)
-		return fail(-errno, "cannot load the programs (is there BTF in /sys/kernel/btf?)");
+		return fail(-errno, "cannot open the programs");
+	skel->rodata->wait_tracking = wait;
+	skel->rodata->nr_cpus = (uint32_t)libbpf_num_possible_cpus();
+	r = cgacct__load(skel);
+	if (r < 0) {
+		cgacct__destroy(skel);
+		return fail(r, "cannot load the programs (is there BTF in /sys/kernel/btf?)");
+	}
 	links[0] = attach_walk(skel, root);
 	links[1] = links[0] ? attach_records(skel) : NULL;
-	links[2] = links[1] ? attach_forget(skel) : NULL;
-	r = links[2] ? 0 : 1;
+	links[2] = links[1] ? attach_tracepoint(skel->progs.forget) : NULL;
+	if (wait) {
+		links[3] = links[2] ? attach_tracepoint(skel->progs.woken) : NULL;
+		links[4] = links[3] ? attach_tracepoint(skel->progs.woken_new) : NULL;
+		links[5] = links[4] ? attach_tracepoint(skel->progs.switched) : NULL;
+	}
+	r = links[n - 1] ? 0 : 1;
 	/* a load replaces the one before: readers see the old pins or the new */
 	if (r == 0)
 		r = unpin(dir);
@@ -147,7 +167,7 @@ static int load(const char *dir, const char *group, const char *root)
 		r = fail(-errno, "cannot make %s", dir);
 	if (r == 0 && chown(dir, 0, gid) < 0)
 		r = fail(-errno, "cannot hand %s to its group", dir);
-	for (size_t i = 0; r == 0 && i < ELEMENTSOF(pins); i++)
+	for (size_t i = 0; r == 0 && i < n; i++)
 		r = pin(links[i], dir, pins[i], gid);
 	if (r != 0)
 		(void)unpin(dir);
@@ -171,9 +191,9 @@ static int dump(const char *dir)
 		printf("id=%" PRIu64 " parent=%" PRIu64 " level=%" PRIu32 " name=%.*s", rec->id,
 		       rec->parent_id, rec->level, (int)rec->name_len, name);
 		if (rec->has & RECORD_HAS_CPU)
-			printf(" cpu_usage_ns=%" PRIu64 " cpu_user_ns=%" PRIu64 " cpu_system_ns=%" PRIu64
-			       " cpu_periods=%" PRIu64 " cpu_throttled_periods=%" PRIu64
-			       " cpu_throttled_ns=%" PRIu64,
+			printf(" cpu_usage_ns=%" PRIu64 " cpu_user_ns=%" PRIu64
+			       " cpu_system_ns=%" PRIu64 " cpu_periods=%" PRIu64
+			       " cpu_throttled_periods=%" PRIu64 " cpu_throttled_ns=%" PRIu64,
 			       rec->cpu_usage_ns, rec->cpu_user_ns, rec->cpu_system_ns,
 			       rec->cpu_periods, rec->cpu_throttled_periods, rec->cpu_throttled_ns);
 		if (rec->has & RECORD_HAS_MEMORY) {
@@ -186,6 +206,8 @@ static int dump(const char *dir)
 		if (rec->has & RECORD_HAS_PIDS)
 			printf(" pids_current=%" PRIu64 " pids_max=%" PRIu64, rec->pids_current,
 			       rec->pids_max);
+		if (rec->has & RECORD_HAS_WAIT)
+			printf(" wait_ns=%" PRIu64, rec->wait_ns);
 		putchar('\n');
 	}
 	bpf_records_done(&b);
@@ -194,7 +216,7 @@ static int dump(const char *dir)
 
 static int usage(FILE *f, int status)
 {
-	fputs("usage: cgacct-bpf load [--dir DIR] [--group GROUP] [--cgroup-root PATH]\n"
+	fputs("usage: cgacct-bpf load [--dir DIR] [--group GROUP] [--cgroup-root PATH] [--wait]\n"
 	      "       cgacct-bpf unload [--dir DIR]\n"
 	      "       cgacct-bpf dump [--dir DIR]\n",
 	      f);
@@ -207,13 +229,15 @@ int main(int argc, char **argv)
 	    {"dir", required_argument, NULL, 'd'},
 	    {"group", required_argument, NULL, 'g'},
 	    {"cgroup-root", required_argument, NULL, 'c'},
+	    {"wait", no_argument, NULL, 'w'},
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
 	};
 	const char *dir = DIR_DEFAULT, *group = NULL, *root = CGROUP_ROOT_DEFAULT, *command;
+	bool wait = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "d:g:c:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:g:c:wh", options, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			dir = optarg;
@@ -223,6 +247,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			root = optarg;
+			break;
+		case 'w':
+			wait = true;
 			break;
 		case 'h':
 			return usage(stdout, 0);
@@ -234,7 +261,7 @@ int main(int argc, char **argv)
 		return usage(stderr, 2);
 	command = argv[optind];
 	if (strcmp(command, "load") == 0)
-		return load(dir, group, root);
+		return load(dir, group, root, wait);
 	if (strcmp(command, "unload") == 0)
 		return unpin(dir);
 	if (strcmp(command, "dump") == 0)

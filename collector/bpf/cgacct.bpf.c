@@ -10,7 +10,14 @@
  *           walk cannot resume, and a large tree's records do not.
  *   records a map iterator over the records, which resumes across reads:
  *           prints those the last walk wrote, each followed by its name.
- *   forget  at cgroup_rmdir, drops the cgroup's record.
+ *   forget  at cgroup_rmdir, drops the cgroup's record and hands its
+ *           wait to its parent.
+ *
+ * With --wait, three tracepoint programs keep each cgroup's wait for a CPU
+ * on any kernel, as sched_info's run_delay measures it per task: a wait
+ * starts at a wakeup or a preemption and ends when the task runs, and is
+ * charged to the cgroup the task is in then. They run at every context
+ * switch, which is why they are attached only when asked for.
  *
  * The loader (cgacct-bpf) pins walk and records in bpffs, where an
  * unprivileged reader opens and reads them like files: neither needs a
@@ -19,6 +26,7 @@
  */
 #include <linux/bpf.h>
 #include <linux/types.h>
+#include <stdbool.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
@@ -51,6 +59,37 @@ __u64 walks;
 
 extern void cgroup_rstat_flush(struct cgroup *cgrp) __ksym;
 
+/* Set by the loader: whether the wait programs are attached, and the CPUs to sum over. */
+const volatile bool wait_tracking;
+const volatile __u32 nr_cpus = 1;
+#define CPUS_MAX 8192
+
+/* By cgroup ID: the waits of its own tasks, per CPU, so that no switch contends. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, RECORDS_MAX);
+	__type(key, __u64);
+	__type(value, __u64);
+} waits SEC(".maps");
+
+/* By cgroup ID: the waits of its removed descendants, so that no total goes back. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, RECORDS_MAX);
+	__type(key, __u64);
+	__type(value, __u64);
+} departed SEC(".maps");
+
+/* By task: when its wait began, 0 while it runs or sleeps. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} queued SEC(".maps");
+
 /* The walk's scratch record: too large for the BPF stack. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -61,8 +100,8 @@ struct {
 
 static void read_cpu(struct cgroup *cgrp, struct record *r)
 {
-	struct cgroup_subsys_state *css = cgrp->subsys[bpf_core_enum_value(enum cgroup_subsys_id,
-									  cpu_cgrp_id)];
+	struct cgroup_subsys_state *css =
+	    cgrp->subsys[bpf_core_enum_value(enum cgroup_subsys_id, cpu_cgrp_id)];
 	struct task_group *tg;
 
 	r->has |= RECORD_HAS_CPU;
@@ -91,8 +130,8 @@ static __u64 local_event(struct mem_cgroup *memcg, int event)
 
 static void read_memory(struct cgroup *cgrp, struct record *r)
 {
-	struct cgroup_subsys_state *css = cgrp->subsys[bpf_core_enum_value(enum cgroup_subsys_id,
-									  memory_cgrp_id)];
+	struct cgroup_subsys_state *css =
+	    cgrp->subsys[bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id)];
 	struct mem_cgroup *memcg;
 
 	if (!css)
@@ -102,18 +141,24 @@ static void read_memory(struct cgroup *cgrp, struct record *r)
 	r->memory_pages = (__u64)BPF_CORE_READ(memcg, memory.usage.counter);
 	r->memory_peak_pages = BPF_CORE_READ(memcg, memory.watermark);
 	r->memory_max_pages = BPF_CORE_READ(memcg, memory.max);
-	r->memory_events[RECORD_MEMORY_LOW] = local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_LOW));
-	r->memory_events[RECORD_MEMORY_HIGH] = local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_HIGH));
-	r->memory_events[RECORD_MEMORY_MAX] = local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_MAX));
-	r->memory_events[RECORD_MEMORY_OOM] = local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM));
-	r->memory_events[RECORD_MEMORY_OOM_KILL] = local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM_KILL));
-	r->memory_events[RECORD_MEMORY_OOM_GROUP_KILL] = local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM_GROUP_KILL));
+	r->memory_events[RECORD_MEMORY_LOW] =
+	    local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_LOW));
+	r->memory_events[RECORD_MEMORY_HIGH] =
+	    local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_HIGH));
+	r->memory_events[RECORD_MEMORY_MAX] =
+	    local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_MAX));
+	r->memory_events[RECORD_MEMORY_OOM] =
+	    local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM));
+	r->memory_events[RECORD_MEMORY_OOM_KILL] =
+	    local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM_KILL));
+	r->memory_events[RECORD_MEMORY_OOM_GROUP_KILL] =
+	    local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM_GROUP_KILL));
 }
 
 static void read_pids(struct cgroup *cgrp, struct record *r)
 {
-	struct cgroup_subsys_state *css = cgrp->subsys[bpf_core_enum_value(enum cgroup_subsys_id,
-									  pids_cgrp_id)];
+	struct cgroup_subsys_state *css =
+	    cgrp->subsys[bpf_core_enum_value(enum cgroup_subsys_id, pids_cgrp_id)];
 	struct pids_cgroup *pids;
 
 	if (!css)
@@ -122,6 +167,20 @@ static void read_pids(struct cgroup *cgrp, struct record *r)
 	r->has |= RECORD_HAS_PIDS;
 	r->pids_current = (__u64)BPF_CORE_READ(pids, counter.counter);
 	r->pids_max = (__u64)BPF_CORE_READ(pids, limit.counter);
+}
+
+/* The waits of cgroup id's own tasks and of its removed descendants. */
+static __u64 wait_of(__u64 id)
+{
+	__u64 sum = 0, *v;
+
+	for (__u32 cpu = 0; cpu < nr_cpus && cpu < CPUS_MAX; cpu++) {
+		v = bpf_map_lookup_percpu_elem(&waits, &id, cpu);
+		if (v)
+			sum += *v;
+	}
+	v = bpf_map_lookup_elem(&departed, &id);
+	return sum + (v ? *v : 0);
 }
 
 SEC("iter.s/cgroup")
@@ -152,10 +211,15 @@ int walk(struct bpf_iter__cgroup *ctx)
 	s->r.id = id;
 	s->r.parent_id = kn->parent ? kn->parent->id : 0;
 	s->r.level = (__u32)cgrp->level;
-	if (cgrp->level > 0) /* the root's statistics are the whole system's, not in these structures */
+	if (cgrp->level >
+	    0) /* the root's statistics are the whole system's, not in these structures */
 		read_cpu(cgrp, &s->r);
 	read_memory(cgrp, &s->r);
 	read_pids(cgrp, &s->r);
+	if (wait_tracking && cgrp->level > 0) {
+		s->r.has |= RECORD_HAS_WAIT;
+		s->r.wait_ns = wait_of(id);
+	}
 	n = bpf_probe_read_kernel_str(s->name, sizeof(s->name), kn->name);
 	s->r.name_len = n > 0 ? (__u16)(n - 1) : 0;
 	bpf_map_update_elem(&records, &id, s, BPF_ANY);
@@ -182,8 +246,75 @@ int dump(struct bpf_iter__bpf_map_elem *ctx)
 SEC("tp_btf/cgroup_rmdir")
 int BPF_PROG(forget, struct cgroup *cgrp, const char *path)
 {
-	__u64 id = cgrp->kn->id;
+	__u64 id = cgrp->kn->id, parent, total, *v;
+	struct kernfs_node *up = cgrp->kn->parent;
 
 	bpf_map_delete_elem(&records, &id);
+	if (!wait_tracking)
+		return 0;
+	/* a cgroup without children is the only kind rmdir removes */
+	total = wait_of(id);
+	bpf_map_delete_elem(&waits, &id);
+	bpf_map_delete_elem(&departed, &id);
+	if (!up || !total)
+		return 0;
+	parent = up->id;
+	v = bpf_map_lookup_elem(&departed, &parent);
+	if (v)
+		__sync_fetch_and_add(v, total);
+	else
+		bpf_map_update_elem(&departed, &parent, &total, BPF_NOEXIST);
+	return 0;
+}
+
+/* The task's wait begins now, unless it is waiting already. */
+static void wait_begins(struct task_struct *p)
+{
+	__u64 *at = bpf_task_storage_get(&queued, p, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (at && !*at)
+		*at = bpf_ktime_get_ns();
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(woken, struct task_struct *p)
+{
+	wait_begins(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(woken_new, struct task_struct *p)
+{
+	wait_begins(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(switched, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	__u64 *at, now = bpf_ktime_get_ns(), id, delta, *v;
+
+	/* prev still runnable (TASK_RUNNING is 0) waits from now on; otherwise it sleeps */
+	at = bpf_task_storage_get(&queued, prev, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (at)
+		*at = prev_state == 0 && prev->pid ? now : 0;
+	if (!next->pid)
+		return 0;
+	at = bpf_task_storage_get(&queued, next, NULL, 0);
+	if (!at || !*at)
+		return 0;
+	delta = now - *at;
+	*at = 0;
+	id = BPF_CORE_READ(next, cgroups, dfl_cgrp, kn, id);
+	v = bpf_map_lookup_elem(&waits, &id);
+	/* the first wait of a cgroup makes its entry, unless another CPU just did */
+	if (!v && bpf_map_update_elem(&waits, &id, &delta, BPF_NOEXIST) == 0)
+		return 0;
+	if (!v)
+		v = bpf_map_lookup_elem(&waits, &id);
+	if (v)
+		*v += delta;
 	return 0;
 }

@@ -92,6 +92,15 @@ struct pids_cgroup {
 	atomic64_t limit;
 } __kernel_type;
 
+struct css_set {
+	struct cgroup *dfl_cgrp;
+} __kernel_type;
+
+struct task_struct {
+	int pid;
+	struct css_set *cgroups;
+} __kernel_type;
+
 /* The iterators' contexts. */
 struct seq_file;
 struct bpf_iter_meta {

@@ -20,13 +20,14 @@ typedef __u32 record_u32;
 typedef __u64 record_u64;
 #endif
 
-#define RECORD_MAGIC 0x63676163637431ULL /* "cgacct1" */
+#define RECORD_MAGIC 0x63676163637432ULL /* "cgacct2" */
 
 /* Which controllers' fields hold values: those whose state the cgroup has. */
 enum record_has {
 	RECORD_HAS_CPU = 1 << 0,
 	RECORD_HAS_MEMORY = 1 << 1,
 	RECORD_HAS_PIDS = 1 << 2,
+	RECORD_HAS_WAIT = 1 << 3, /* cgacct-bpf load --wait */
 };
 
 /* memory.events, in the order the file lists them. */
@@ -64,6 +65,13 @@ struct record {
 	/* pids.current and pids.max */
 	record_u64 pids_current;
 	record_u64 pids_max;
+
+	/*
+	 * Nanoseconds the cgroup's own tasks waited for a CPU, and those its
+	 * removed descendants had: the wait of the subtree is the sum of its
+	 * cgroups' wait_ns.
+	 */
+	record_u64 wait_ns;
 
 	record_u16 name_len;
 	record_u16 pad[3];

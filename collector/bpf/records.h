@@ -12,12 +12,13 @@
 #include "collector/bpf/record.h"
 
 struct bpf_records {
-	char *buf;	/* the stream, as read */
+	char *buf; /* the stream, as read */
 	size_t len;
-	size_t n;	/* records in it */
+	size_t n; /* records in it */
 };
 
-/* Runs the walk pinned in dir and reads its records; -errno, -EBADMSG for a stream it cannot read. */
+/* Runs the walk pinned in dir and reads its records; -errno, -EBADMSG for a stream it cannot read.
+ */
 int bpf_records_read(const char *dir, struct bpf_records *ret);
 
 /*

@@ -51,7 +51,10 @@ def main(out):
     def check(name, ok, detail=""):
         results.append(("pass " + name) if ok else ("fail %s %s" % (name, detail)))
 
-    status = dict(line.split() for line in open(os.path.join(out, "status")))
+    status = {}
+    for line in open(os.path.join(out, "status")):
+        key, value = line.split(None, 1)
+        status[key] = value.strip()
     check("loads", status.get("load") == "0", "cgacct-bpf load: %s" % status.get("load"))
     check("others-may-not-read", status.get("nobody") not in (None, "0"), "nobody read the pins")
     check("its-group-reads", status.get("dump1") == "0" and status.get("dump2") == "0",
@@ -120,10 +123,27 @@ def main(out):
           and int(d1[by_path["/t/limited"]]["pids_max"]) == 7,
           "busy %s ns, throttled %s periods" % (busy["cpu_usage_ns"],
                                                 throttled["cpu_throttled_periods"]))
+    # Waits: the two loops of t/wait, stopped, waited what their schedstat says,
+    # within 2% (their waits before they moved in are the root's); a removed
+    # cgroup's wait goes to its parent, whole.
+    wait = int(d2[by_path["/t/wait"]]["wait_ns"])
+    tasks = sum(int(v) for v in status["task-waits"].split())
+    check("wait-is-its-tasks-run-delay", abs(wait - tasks) <= tasks // 50,
+          "t/wait %d ns, its tasks' run_delay %d ns: more than 2%% apart" % (wait, tasks))
+    check("wait-shows", wait > 10**8 and int(d2[by_path["/t/gone"]]["wait_ns"]) > 10**7,
+          "t/wait %d ns, t/gone %s ns" % (wait, d2[by_path["/t/gone"]]["wait_ns"]))
+    check("wait-only-below-the-root", all(("wait_ns" in r) == (int(r["level"]) > 0)
+                                          for r in d2.values()))
     d3 = dump(os.path.join(out, "dump3"))
-    removed = int(status["removed"])
-    check("removed-cgroup-goes", removed not in d3 and set(d3) == set(d1) - {removed},
+    removed = [int(i) for i in status["removed"].split()]
+    check("removed-cgroups-go", not set(removed) & set(d3) and set(d3) == set(d1) - set(removed),
           "after rmdir: %s" % sorted(d3))
+    t = by_path["/t"]
+    check("removed-wait-goes-to-the-parent",
+          int(d3[t]["wait_ns"]) == int(d2[t]["wait_ns"]) + sum(int(d2[i]["wait_ns"])
+                                                                for i in removed),
+          "t %s -> %s, removed %s" % (d2[t]["wait_ns"], d3[t]["wait_ns"],
+                                      [d2[i]["wait_ns"] for i in removed]))
     check("unload-drops-the-pins", status.get("unload") == "0" and "pins-left" not in status)
     return results
 

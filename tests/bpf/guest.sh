@@ -10,7 +10,11 @@ out=/out
 mount -t bpf bpf /sys/fs/bpf || echo "FAIL: mount bpffs"
 
 echo "+cpu +memory +pids" >$cg/cgroup.subtree_control
-mkdir -p $cg/t/busy $cg/t/throttled $cg/t/limited/deep $cg/t/mem
+# loaded first, with the wait programs: they see every wait from here on
+cgacct-bpf load --group cgacct --wait
+echo "load $?" >$out/status
+
+mkdir -p $cg/t/busy $cg/t/throttled $cg/t/limited/deep $cg/t/mem $cg/t/wait $cg/t/gone
 echo "+cpu +memory +pids" >$cg/t/cgroup.subtree_control
 echo "+cpu +memory +pids" >$cg/t/limited/cgroup.subtree_control
 echo "20000 100000" >$cg/t/throttled/cpu.max
@@ -24,17 +28,32 @@ run_in() {
 	sh -c "echo \$\$ >$cg/$dir/cgroup.procs && exec \"\$@\"" sh "$@"
 }
 # spins until the clock's second has changed $0 times: over $0 - 1 seconds
-# shellcheck disable=SC2016 # (expanded by the sh that spins)
+# shellcheck disable=SC2016 # (expanded by the sh that runs it, as loop below)
 spin='end=$(($(date +%s) + $0)); while [ "$(date +%s)" -lt "$end" ]; do :; done'
 run_in t/busy sh -c "$spin" 2
 run_in t/throttled sh -c "$spin" 2
 mkdir -p /dev/shm
 run_in t/mem dd if=/dev/zero of=/dev/shm/held bs=1M count=8 2>/dev/null
 for _ in 1 2 3; do run_in t/limited/deep sleep 1000 & done
-sleep 1
 
-cgacct-bpf load --group cgacct
-echo "load $?" >$out/status
+# Two loops on the one CPU wait for each other: in t/gone until they end,
+# in t/wait until they are stopped. Neither forks, so the waits of t/wait
+# are those of its two tasks, which /proc/PID/schedstat gives.
+# shellcheck disable=SC2016
+loop='i=0; while [ $i -lt $0 ]; do i=$((i + 1)); done'
+run_in t/gone sh -c "$loop" 200000 &
+first=$!
+run_in t/gone sh -c "$loop" 200000
+wait $first
+for _ in 1 2; do sh -c "echo \$\$ >$cg/t/wait/cgroup.procs && exec sh -c '$loop' 1000000000" & done
+sleep 3
+waiters=$(cat $cg/t/wait/cgroup.procs)
+# shellcheck disable=SC2086 # (a list of PIDs)
+kill -STOP $waiters
+sleep 1
+# shellcheck disable=SC2086
+echo "task-waits $(for p in $waiters; do cut -d' ' -f2 /proc/$p/schedstat; done | tr '\n' ' ')" \
+	>>$out/status
 su -s /bin/sh nobody -c "cgacct-bpf dump" >/dev/null 2>&1
 echo "nobody $?" >>$out/status
 su -s /bin/sh cgacct -c "cgacct-bpf dump" >$out/dump1
@@ -50,8 +69,8 @@ find $cg -type d | while read -r d; do
 done >$out/files
 su -s /bin/sh cgacct -c "cgacct-bpf dump" >$out/dump2
 echo "dump2 $?" >>$out/status
-echo "removed $(stat -c %i $cg/t/busy)" >>$out/status
-rmdir $cg/t/busy
+echo "removed $(stat -c %i $cg/t/busy) $(stat -c %i $cg/t/gone)" >>$out/status
+rmdir $cg/t/busy $cg/t/gone
 cgacct-bpf dump >$out/dump3
 echo "dump3 $?" >>$out/status
 cgacct-bpf unload

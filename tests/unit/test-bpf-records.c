@@ -15,7 +15,9 @@
 /* Appends a record for id (parent, name) to the stream at *buf of *len bytes. */
 static void append(char **buf, size_t *len, uint64_t id, uint64_t parent, const char *name)
 {
-	struct record r = {.magic = RECORD_MAGIC, .id = id, .parent_id = parent,
+	struct record r = {.magic = RECORD_MAGIC,
+			   .id = id,
+			   .parent_id = parent,
 			   .name_len = (uint16_t)strlen(name)};
 	size_t size = RECORD_SIZE(r.name_len);
 
