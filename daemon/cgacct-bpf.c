@@ -8,8 +8,8 @@
  *   cgacct-bpf dump [--dir DIR]
  *
  * load needs CAP_BPF and CAP_PERFMON (CAP_SYS_ADMIN before 5.8); the pins
- * are readable by GROUP alone. --wait also attaches the programs that keep
- * each cgroup's wait for a CPU, which run at every context switch. dump prints what a reader gets,
+ * are readable by GROUP alone. --wait also attaches the program that keeps
+ * each cgroup's wait for a CPU, which runs at every context switch. dump prints what a reader gets,
  * a line per cgroup, as any user who may read the pins.
  */
 #include <bpf/bpf.h>
@@ -36,10 +36,9 @@
 
 /*
  * What a load pins, by name in the folder: the two iterators and the links
- * that keep the tracepoint programs, the last three with --wait alone.
+ * that keep the tracepoint programs, the last with --wait alone.
  */
-static const char *const pins[] = {"walk",	  "records",	     "forget",
-				   "wait-wakeup", "wait-wakeup-new", "wait-switch"};
+static const char *const pins[] = {"walk", "records", "forget", "wait"};
 #define PINS_ALWAYS 3
 
 static int fail(int r, const char *fmt, ...)
@@ -154,11 +153,8 @@ static int load(const char *dir, const char *group, const char *root, bool wait)
 	links[0] = attach_walk(skel, root);
 	links[1] = links[0] ? attach_records(skel) : NULL;
 	links[2] = links[1] ? attach_tracepoint(skel->progs.forget) : NULL;
-	if (wait) {
-		links[3] = links[2] ? attach_tracepoint(skel->progs.woken) : NULL;
-		links[4] = links[3] ? attach_tracepoint(skel->progs.woken_new) : NULL;
-		links[5] = links[4] ? attach_tracepoint(skel->progs.switched) : NULL;
-	}
+	if (wait)
+		links[3] = links[2] ? attach_tracepoint(skel->progs.switched) : NULL;
 	r = links[n - 1] ? 0 : 1;
 	/* a load replaces the one before: readers see the old pins or the new */
 	if (r == 0)

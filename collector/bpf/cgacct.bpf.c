@@ -13,11 +13,13 @@
  *   forget  at cgroup_rmdir, drops the cgroup's record and hands its
  *           wait to its parent.
  *
- * With --wait, three tracepoint programs keep each cgroup's wait for a CPU
- * on any kernel, as sched_info's run_delay measures it per task: a wait
- * starts at a wakeup or a preemption and ends when the task runs, and is
- * charged to the cgroup the task is in then. They run at every context
- * switch, which is why they are attached only when asked for.
+ * With --wait, a program at sched_switch keeps each cgroup's wait for a
+ * CPU on any kernel with sched_info (Debian's have SCHEDSTATS): when a
+ * task is switched in, the kernel is about to add now - last_queued to its
+ * run_delay (sched_info_arrive(), called after the tracepoint), and the
+ * program adds the same difference, by the same clock, to the cgroup the
+ * task is in. It runs at every context switch, which is why it is attached
+ * only when asked for.
  *
  * The loader (cgacct-bpf) pins walk and records in bpffs, where an
  * unprivileged reader opens and reads them like files: neither needs a
@@ -82,13 +84,8 @@ struct {
 	__type(value, __u64);
 } departed SEC(".maps");
 
-/* By task: when its wait began, 0 while it runs or sleeps. */
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, __u64);
-} queued SEC(".maps");
+/* Each CPU's runqueue: its clock is the one sched_info measures waits by. */
+extern struct rq runqueues __ksym;
 
 /* The walk's scratch record: too large for the BPF stack. */
 struct {
@@ -267,47 +264,19 @@ int BPF_PROG(forget, struct cgroup *cgrp, const char *path)
 	return 0;
 }
 
-/* The task's wait begins now, unless it is waiting already. */
-static void wait_begins(struct task_struct *p)
-{
-	__u64 *at = bpf_task_storage_get(&queued, p, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-
-	if (at && !*at)
-		*at = bpf_ktime_get_ns();
-}
-
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(woken, struct task_struct *p)
-{
-	wait_begins(p);
-	return 0;
-}
-
-SEC("tp_btf/sched_wakeup_new")
-int BPF_PROG(woken_new, struct task_struct *p)
-{
-	wait_begins(p);
-	return 0;
-}
-
 SEC("tp_btf/sched_switch")
 int BPF_PROG(switched, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	__u64 *at, now = bpf_ktime_get_ns(), id, delta, *v;
+	__u64 queued = next->sched_info.last_queued, id, delta, *v;
+	struct rq *rq;
 
-	/* prev still runnable (TASK_RUNNING is 0) waits from now on; otherwise it sleeps */
-	at = bpf_task_storage_get(&queued, prev, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (at)
-		*at = prev_state == 0 && prev->pid ? now : 0;
-	if (!next->pid)
+	if (!queued)
 		return 0;
-	at = bpf_task_storage_get(&queued, next, NULL, 0);
-	if (!at || !*at)
-		return 0;
-	delta = now - *at;
-	*at = 0;
-	id = BPF_CORE_READ(next, cgroups, dfl_cgrp, kn, id);
+	rq = bpf_this_cpu_ptr(&runqueues);
+	delta = rq->clock - queued;
+	/* loads the verifier checks, not helper calls: this runs at every switch */
+	id = next->cgroups->dfl_cgrp->kn->id;
 	v = bpf_map_lookup_elem(&waits, &id);
 	/* the first wait of a cgroup makes its entry, unless another CPU just did */
 	if (!v && bpf_map_update_elem(&waits, &id, &delta, BPF_NOEXIST) == 0)

@@ -96,9 +96,18 @@ struct css_set {
 	struct cgroup *dfl_cgrp;
 } __kernel_type;
 
+struct sched_info {
+	unsigned long long last_queued;
+} __kernel_type;
+
 struct task_struct {
 	int pid;
 	struct css_set *cgroups;
+	struct sched_info sched_info;
+} __kernel_type;
+
+struct rq {
+	__u64 clock;
 } __kernel_type;
 
 /* The iterators' contexts. */

@@ -10,7 +10,7 @@ out=/out
 mount -t bpf bpf /sys/fs/bpf || echo "FAIL: mount bpffs"
 
 echo "+cpu +memory +pids" >$cg/cgroup.subtree_control
-# loaded first, with the wait programs: they see every wait from here on
+# loaded first, with the wait program: it sees every wait from here on
 cgacct-bpf load --group cgacct --wait
 echo "load $?" >$out/status
 
