@@ -29,6 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "now.h"
+
 struct dir {
 	char *path;
 	long parent;	  /* index of the parent directory, -1 if not in the list */
@@ -60,14 +62,6 @@ static size_t slot_of(const char *path)
 	for (; *path; path++)
 		h = (h ^ (unsigned char)*path) * 1099511628211u;
 	return (size_t)(h & (SLOTS - 1));
-}
-
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
 static void *grow(void *v, size_t *cap, size_t n, size_t size)

@@ -32,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "now.h"
+
 /* Prometheus 2.42's scrapeAcceptHeader (scrape/scrape.go), as it sends it. */
 #define PROM_ACCEPT                                                                                \
 	"application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;"   \
@@ -58,14 +60,6 @@ struct saved {
 	char *data;
 	size_t len, cap;
 };
-
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
 
 static void keep(struct saved *s, const char *data, size_t len)
 {

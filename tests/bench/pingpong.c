@@ -15,13 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
+#include "now.h"
 
 int main(int argc, char **argv)
 {
