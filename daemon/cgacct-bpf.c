@@ -21,6 +21,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,45 @@ static int load(const char *dir, const char *group, const char *root, bool wait)
 	return r;
 }
 
+/* The fields dump prints after the identity, each when the record has its controller. */
+struct field {
+	const char *name;
+	size_t offset;
+	unsigned has; /* enum record_has */
+};
+
+static const struct field fields[] = {
+    {"cpu_usage_ns", offsetof(struct record, cpu_usage_ns), RECORD_HAS_CPU},
+    {"cpu_user_ns", offsetof(struct record, cpu_user_ns), RECORD_HAS_CPU},
+    {"cpu_system_ns", offsetof(struct record, cpu_system_ns), RECORD_HAS_CPU},
+    {"cpu_periods", offsetof(struct record, cpu_periods), RECORD_HAS_CPU},
+    {"cpu_throttled_periods", offsetof(struct record, cpu_throttled_periods), RECORD_HAS_CPU},
+    {"cpu_throttled_ns", offsetof(struct record, cpu_throttled_ns), RECORD_HAS_CPU},
+    {"cpu_bursts", offsetof(struct record, cpu_bursts), RECORD_HAS_CPU},
+    {"cpu_burst_ns", offsetof(struct record, cpu_burst_ns), RECORD_HAS_CPU},
+    {"cpu_quota_ns", offsetof(struct record, cpu_quota_ns), RECORD_HAS_CPU},
+    {"cpu_period_ns", offsetof(struct record, cpu_period_ns), RECORD_HAS_CPU},
+    {"cpu_burst_quota_ns", offsetof(struct record, cpu_burst_quota_ns), RECORD_HAS_CPU},
+    {"memory_pages", offsetof(struct record, memory_pages), RECORD_HAS_MEMORY},
+    {"memory_peak_pages", offsetof(struct record, memory_peak_pages), RECORD_HAS_MEMORY},
+    {"memory_max_pages", offsetof(struct record, memory_max_pages), RECORD_HAS_MEMORY},
+    {"memory_events_low", offsetof(struct record, memory_events[RECORD_MEMORY_LOW]),
+     RECORD_HAS_MEMORY},
+    {"memory_events_high", offsetof(struct record, memory_events[RECORD_MEMORY_HIGH]),
+     RECORD_HAS_MEMORY},
+    {"memory_events_max", offsetof(struct record, memory_events[RECORD_MEMORY_MAX]),
+     RECORD_HAS_MEMORY},
+    {"memory_events_oom", offsetof(struct record, memory_events[RECORD_MEMORY_OOM]),
+     RECORD_HAS_MEMORY},
+    {"memory_events_oom_kill", offsetof(struct record, memory_events[RECORD_MEMORY_OOM_KILL]),
+     RECORD_HAS_MEMORY},
+    {"memory_events_oom_group_kill",
+     offsetof(struct record, memory_events[RECORD_MEMORY_OOM_GROUP_KILL]), RECORD_HAS_MEMORY},
+    {"pids_current", offsetof(struct record, pids_current), RECORD_HAS_PIDS},
+    {"pids_max", offsetof(struct record, pids_max), RECORD_HAS_PIDS},
+    {"wait_ns", offsetof(struct record, wait_ns), RECORD_HAS_WAIT},
+};
+
 static int dump(const char *dir)
 {
 	struct bpf_records b;
@@ -186,24 +226,14 @@ static int dump(const char *dir)
 	while ((rec = bpf_records_next(&b, &pos, &name))) {
 		printf("id=%" PRIu64 " parent=%" PRIu64 " level=%" PRIu32 " name=%.*s", rec->id,
 		       rec->parent_id, rec->level, (int)rec->name_len, name);
-		if (rec->has & RECORD_HAS_CPU)
-			printf(" cpu_usage_ns=%" PRIu64 " cpu_user_ns=%" PRIu64
-			       " cpu_system_ns=%" PRIu64 " cpu_periods=%" PRIu64
-			       " cpu_throttled_periods=%" PRIu64 " cpu_throttled_ns=%" PRIu64,
-			       rec->cpu_usage_ns, rec->cpu_user_ns, rec->cpu_system_ns,
-			       rec->cpu_periods, rec->cpu_throttled_periods, rec->cpu_throttled_ns);
-		if (rec->has & RECORD_HAS_MEMORY) {
-			printf(" memory_pages=%" PRIu64 " memory_peak_pages=%" PRIu64
-			       " memory_max_pages=%" PRIu64,
-			       rec->memory_pages, rec->memory_peak_pages, rec->memory_max_pages);
-			for (unsigned i = 0; i < RECORD_MEMORY_EVENTS; i++)
-				printf(" memory_event%u=%" PRIu64, i, rec->memory_events[i]);
+		for (size_t i = 0; i < ELEMENTSOF(fields); i++) {
+			uint64_t v;
+
+			if (!(rec->has & fields[i].has))
+				continue;
+			memcpy(&v, (const char *)rec + fields[i].offset, sizeof(v));
+			printf(" %s=%" PRIu64, fields[i].name, v);
 		}
-		if (rec->has & RECORD_HAS_PIDS)
-			printf(" pids_current=%" PRIu64 " pids_max=%" PRIu64, rec->pids_current,
-			       rec->pids_max);
-		if (rec->has & RECORD_HAS_WAIT)
-			printf(" wait_ns=%" PRIu64, rec->wait_ns);
 		putchar('\n');
 	}
 	bpf_records_done(&b);

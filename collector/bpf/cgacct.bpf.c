@@ -111,6 +111,11 @@ static void read_cpu(struct cgroup *cgrp, struct record *r)
 	r->cpu_periods = (__u64)BPF_CORE_READ(tg, cfs_bandwidth.nr_periods);
 	r->cpu_throttled_periods = (__u64)BPF_CORE_READ(tg, cfs_bandwidth.nr_throttled);
 	r->cpu_throttled_ns = BPF_CORE_READ(tg, cfs_bandwidth.throttled_time);
+	r->cpu_bursts = (__u64)BPF_CORE_READ(tg, cfs_bandwidth.nr_burst);
+	r->cpu_burst_ns = BPF_CORE_READ(tg, cfs_bandwidth.burst_time);
+	r->cpu_quota_ns = BPF_CORE_READ(tg, cfs_bandwidth.quota);
+	r->cpu_period_ns = (__u64)BPF_CORE_READ(tg, cfs_bandwidth.period);
+	r->cpu_burst_quota_ns = BPF_CORE_READ(tg, cfs_bandwidth.burst);
 }
 
 /*

@@ -46,9 +46,14 @@ enum cgroup_subsys_id {
 };
 
 struct cfs_bandwidth {
+	__s64 period; /* ktime_t */
+	__u64 quota;
+	__u64 burst;
 	int nr_periods;
 	int nr_throttled;
+	int nr_burst;
 	__u64 throttled_time;
+	__u64 burst_time;
 } __kernel_type;
 
 struct task_group {

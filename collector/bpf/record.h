@@ -20,7 +20,7 @@ typedef __u32 record_u32;
 typedef __u64 record_u64;
 #endif
 
-#define RECORD_MAGIC 0x63676163637432ULL /* "cgacct2" */
+#define RECORD_MAGIC 0x63676163637433ULL /* "cgacct3" */
 
 /* Which controllers' fields hold values: those whose state the cgroup has. */
 enum record_has {
@@ -55,6 +55,13 @@ struct record {
 	record_u64 cpu_periods;
 	record_u64 cpu_throttled_periods;
 	record_u64 cpu_throttled_ns;
+	record_u64 cpu_bursts;
+	record_u64 cpu_burst_ns;
+
+	/* cpu.max and cpu.max.burst: nanoseconds, RECORD_UNLIMITED for "max" */
+	record_u64 cpu_quota_ns;
+	record_u64 cpu_period_ns;
+	record_u64 cpu_burst_quota_ns;
 
 	/* memory.current, memory.peak and memory.max: pages */
 	record_u64 memory_pages;
@@ -76,6 +83,9 @@ struct record {
 	record_u16 name_len;
 	record_u16 pad[3];
 };
+
+/* A quota of "max": the kernel's RUNTIME_INF. */
+#define RECORD_UNLIMITED (~(record_u64)0)
 
 #define RECORD_NAME_MAX 255
 /* Bytes a record with a name of len bytes takes in the stream. */

@@ -13,6 +13,7 @@ import sys
 PAGE = 4096
 PAGE_COUNTER_MAX = (2**63 - 1) // PAGE  # memory.max "max"
 PIDS_MAX = 4194304 + 1                 # pids.max "max": PID_MAX_LIMIT + 1
+UNLIMITED = 2**64 - 1                  # cpu.max "max": RUNTIME_INF
 
 
 def dump(path):
@@ -91,6 +92,18 @@ def main(out):
                 cpu["nr_throttled"])
         between("%s/cpu-throttled-time" % where, ino, "cpu_throttled_ns", cpu["throttled_usec"],
                 1000)
+        between("%s/cpu-bursts" % where, ino, "cpu_bursts", cpu["nr_bursts"])
+        between("%s/cpu-burst-time" % where, ino, "cpu_burst_ns", cpu["burst_usec"], 1000)
+        quota, period = f["cpu.max"].split()
+        check("%s/cpu-max" % where,
+              int(r["cpu_quota_ns"]) == (UNLIMITED if quota == "max" else int(quota) * 1000)
+              and int(r["cpu_period_ns"]) == int(period) * 1000,
+              "cpu.max %s %s, record %s %s" % (quota, period, r["cpu_quota_ns"],
+                                              r["cpu_period_ns"]))
+        check("%s/cpu-max-burst" % where,
+              int(r["cpu_burst_quota_ns"]) == int(f["cpu.max.burst"]) * 1000,
+              "cpu.max.burst %s, record %s" % (f["cpu.max.burst"].strip(),
+                                              r["cpu_burst_quota_ns"]))
         # cpu.stat splits usage by the ticks' user:system ratio (cputime_adjust())
         utime, stime, usage = (int(r[k]) for k in ("cpu_user_ns", "cpu_system_ns", "cpu_usage_ns"))
         system = usage * stime // (utime + stime) if stime and utime else (usage if stime else 0)
@@ -107,7 +120,7 @@ def main(out):
               "memory.max %s, record %s pages" % (limit, r["memory_max_pages"]))
         events = keyed(f["memory.events.local"])
         for i, key in enumerate(("low", "high", "max", "oom", "oom_kill", "oom_group_kill")):
-            between("%s/memory-events-%s" % (where, key), ino, "memory_event%d" % i, events[key])
+            between("%s/memory-events-%s" % (where, key), ino, "memory_events_" + key, events[key])
         between("%s/pids-current" % where, ino, "pids_current", int(f["pids.current"]))
         limit = f["pids.max"].strip()
         check("%s/pids-max" % where,
@@ -120,7 +133,9 @@ def main(out):
           and int(throttled["cpu_throttled_periods"]) > 0
           and int(d1[by_path["/t/mem"]]["memory_pages"]) >= 8 * 2**20 // PAGE
           and int(d1[by_path["/t/limited/deep"]]["pids_current"]) == 3
-          and int(d1[by_path["/t/limited"]]["pids_max"]) == 7,
+          and int(d1[by_path["/t/limited"]]["pids_max"]) == 7
+          and int(throttled["cpu_quota_ns"]) == 20 * 10**6
+          and int(throttled["cpu_burst_quota_ns"]) == 10**7,
           "busy %s ns, throttled %s periods" % (busy["cpu_usage_ns"],
                                                 throttled["cpu_throttled_periods"]))
     # Waits: the two loops of t/wait, stopped, waited what their schedstat says,

@@ -18,6 +18,7 @@ mkdir -p $cg/t/busy $cg/t/throttled $cg/t/limited/deep $cg/t/mem $cg/t/wait $cg/
 echo "+cpu +memory +pids" >$cg/t/cgroup.subtree_control
 echo "+cpu +memory +pids" >$cg/t/limited/cgroup.subtree_control
 echo "20000 100000" >$cg/t/throttled/cpu.max
+echo 10000 >$cg/t/throttled/cpu.max.burst
 echo 7 >$cg/t/limited/pids.max
 echo 64M >$cg/t/mem/memory.max
 
@@ -60,7 +61,7 @@ su -s /bin/sh cgacct -c "cgacct-bpf dump" >$out/dump1
 echo "dump1 $?" >>$out/status
 find $cg -type d | while read -r d; do
 	echo "D $(stat -c %i "$d") ${d#"$cg"}"
-	for f in cpu.stat memory.current memory.peak memory.max memory.events.local \
+	for f in cpu.stat cpu.max cpu.max.burst memory.current memory.peak memory.max memory.events.local \
 		pids.current pids.max; do
 		[ -e "$d/$f" ] || continue
 		echo "F $f"
