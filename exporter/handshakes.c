@@ -4,8 +4,8 @@
  * comes; the ACK turns it into a child that stays in SYN_RECV until it is
  * in the accept queue. So a dump of SYN_RECV sockets on the listener's
  * address, taken before the accept queue is emptied, covers every
- * handshake that could still complete. Both families are asked: an IPv4
- * client of a dual-stack socket has an IPv4 request socket.
+ * handshake that could still complete. A dual-stack socket is asked for
+ * both families: its IPv4 clients have IPv4 request sockets.
  */
 #include <errno.h>
 #include <linux/inet_diag.h>
@@ -118,7 +118,8 @@ int handshakes_pending(int fd)
 	nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
 	if (nl < 0)
 		return -errno;
-	v4 = count_family(nl, &l, AF_INET);
+	/* IPv4 clients reach an IPv4 socket or a dual-stack one, IPv6 clients an IPv6 socket */
+	v4 = l.family == AF_INET || l.any ? count_family(nl, &l, AF_INET) : 0;
 	if (v4 < 0 || l.family == AF_INET)
 		return v4;
 	v6 = count_family(nl, &l, AF_INET6);
