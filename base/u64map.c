@@ -91,3 +91,22 @@ void *u64map_get(const struct u64map *m, uint64_t key)
 	s = slot(m, find(m, key));
 	return key_at(s) ? s + sizeof(uint64_t) : NULL;
 }
+
+void u64gen_done(struct u64gen *g)
+{
+	u64map_done(&g->last);
+	u64map_done(&g->now);
+}
+
+void *u64gen_put(struct u64gen *g, uint64_t key, const void **ret_last)
+{
+	*ret_last = u64map_get(&g->last, key);
+	return u64map_put(&g->now, key, g->last.n);
+}
+
+void u64gen_end(struct u64gen *g)
+{
+	u64map_done(&g->last);
+	g->last = g->now;
+	g->now = (struct u64map){.value_size = g->last.value_size};
+}

@@ -28,3 +28,23 @@ void u64map_done(struct u64map *m);
 void *u64map_put(struct u64map *m, uint64_t key, size_t expected);
 /* The value of key, or NULL. */
 void *u64map_get(const struct u64map *m, uint64_t key);
+
+/*
+ * What a collection remembers of each cgroup for the next: it reads the
+ * last collection's entries and writes its own, so a removed cgroup is
+ * forgotten with the first collection that does not meet it.
+ */
+struct u64gen {
+	struct u64map last, now;
+};
+
+#define U64GEN_INIT(type) ((struct u64gen){.last = U64MAP_INIT(type), .now = U64MAP_INIT(type)})
+
+void u64gen_done(struct u64gen *g);
+/*
+ * This collection's entry for key (zeroed if new), or NULL when out of
+ * memory; *ret_last is the last collection's, or NULL.
+ */
+void *u64gen_put(struct u64gen *g, uint64_t key, const void **ret_last);
+/* Ends a collection: its entries become the last. */
+void u64gen_end(struct u64gen *g);

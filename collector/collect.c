@@ -27,6 +27,7 @@
 #include "base/clock.h"
 #include "base/fileio.h"
 #include "base/util.h"
+#include "collector/bpf/source.h"
 #include "collector/collect.h"
 #include "collector/controllers/controller.h"
 #include "collector/devname.h"
@@ -45,6 +46,8 @@ struct collect_run {
 	struct readbuf buf;
 	struct cgroup_record rec; /* scratch: every cgroup is read into its sample buffer */
 	long clock_ticks;
+	uint64_t page_size;
+	const struct bpf_source *bpf; /* NULL: files alone */
 };
 
 /* Whether controller i has a reader for h: on v1, where it is bound there. */
@@ -79,6 +82,8 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 	    .clock_ticks = run->clock_ticks,
 	    .loads = run->opts->loads,
 	    .id = e->id,
+	    .cputimes = run->opts->cputimes,
+	    .page_size = run->page_size,
 	};
 	bool vanished = false;
 	int r;
@@ -88,6 +93,9 @@ static int visit_cgroup(void *userdata, const struct walk_entry *e)
 			       run->h->path + (run->opts->root ? strlen(run->opts->root) : 0),
 			       e->path, e->depth))
 		return 0;
+	/* records know v2 cgroups by their ID, the inode number */
+	if (run->bpf && run->h->unified && !e->serial)
+		ctx.bpf = bpf_source_find(run->bpf, e->id);
 	/* see heldfiles.c for why only the unified hierarchy's */
 	if (run->opts->held && run->h->unified)
 		ctx.held_cgroup = held_files_cgroup(run->opts->held, run->h->path, e->id);
@@ -335,13 +343,45 @@ static int annotate(const struct collect_options *o, struct devnames *devnames, 
 	return containers_annotate(o->containers, s);
 }
 
+/*
+ * The records of o->bpf_pins, if asked for and the layout has a v2
+ * hierarchy; a failure is no error of the collection: the files hold it all.
+ */
+static int read_bpf(const struct collect_options *o, const struct layout *l, struct bpf_source *src,
+		    struct snapshot *s)
+{
+	_cleanup_free_ char *pins = NULL;
+	bool unified = false;
+	int r;
+
+	if (!o->bpf_pins)
+		return 0;
+	for (size_t i = 0; i < l->n; i++)
+		unified |= l->hierarchies[i].unified;
+	if (!unified) {
+		s->bpf_error = -EMEDIUMTYPE;
+		return 0;
+	}
+	/* like /sys, below the root prefix */
+	if (asprintf(&pins, "%s%s", o->root ? o->root : "", o->bpf_pins) < 0)
+		return -ENOMEM;
+	r = bpf_source_read(pins, src);
+	if (r == -ENOMEM)
+		return r;
+	s->bpf_records = r == 0;
+	s->bpf_error = r < 0 ? r : 0;
+	return 0;
+}
+
 int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 {
 	struct collect_run run = {
 	    .opts = o,
 	    .devnames = {.dirfd = -1},
 	    .clock_ticks = sysconf(_SC_CLK_TCK),
+	    .page_size = (uint64_t)sysconf(_SC_PAGESIZE),
 	};
+	struct bpf_source bpf = {0};
 	struct layout l = {0};
 	struct snapshot s = {0};
 	struct root_problem *bad_roots = NULL;
@@ -373,6 +413,9 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 		n_bad_roots = 0;
 		r = devnames_init(&run.devnames, o->root);
 	}
+	if (r >= 0)
+		r = read_bpf(o, &l, &bpf, &s);
+	run.bpf = s.bpf_records ? &bpf : NULL;
 	root_problems_free(bad_roots, n_bad_roots);
 	run.snap = &s;
 	for (size_t i = 0; r >= 0 && i < l.n; i++) {
@@ -390,6 +433,8 @@ int collect_snapshot(const struct collect_options *o, struct snapshot *ret)
 		id_cache_end(o->ids);
 	if (o->loads)
 		load_tracker_end(o->loads);
+	cputime_tracker_end(o->cputimes);
+	bpf_source_done(&bpf);
 	if (o->held) {
 		held_files_end(o->held);
 		s.held_files = held_files_count(o->held);

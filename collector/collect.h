@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "collector/cputime.h"
 #include "collector/heldfiles.h"
 #include "collector/idcache.h"
 #include "collector/loadavg.h"
@@ -54,6 +55,14 @@ struct collect_options {
 	struct id_cache *ids;	       /* may be NULL: identities remembered between collections */
 	struct load_tracker *loads;    /* may be NULL: no load averages */
 	struct containers *containers; /* may be NULL: ask no runtime for names */
+	/*
+	 * May be NULL: the folder where cgacct-bpf pinned the BPF bulk reader.
+	 * Its records replace the files they hold the values of, on the v2
+	 * hierarchy; without them (not loaded, not readable, another version)
+	 * every value is read from files, and the snapshot says why.
+	 */
+	const char *bpf_pins;
+	struct cputime_tracker *cputimes; /* may be NULL: see collector/cputime.h */
 	/*
 	 * NULL-terminated, may be NULL: the subtrees the selection reads. One
 	 * that is not a cgroup of a mounted hierarchy fails the walk

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * One entry per cgroup ID, in two maps as the identity cache keeps them
- * (idcache.c): a collection reads the last one's entries and writes its
- * own, so a removed cgroup leaves with the collection that no longer reads
- * it, and a cgroup read twice in one collection (a hierarchy mounted
- * twice) is folded once.
+ * One entry per cgroup ID, from one collection to the next (base/u64map.h);
+ * a cgroup read twice in one collection (a hierarchy mounted twice) is
+ * folded once.
  */
 #include <errno.h>
 #include <math.h>
@@ -27,7 +25,7 @@ struct load_entry {
 };
 
 struct load_tracker {
-	struct u64map last, now;
+	struct u64gen entries;
 };
 
 int load_tracker_new(struct load_tracker **ret)
@@ -36,7 +34,7 @@ int load_tracker_new(struct load_tracker **ret)
 
 	if (!t)
 		return -ENOMEM;
-	t->last = t->now = U64MAP_INIT(struct load_entry);
+	t->entries = U64GEN_INIT(struct load_entry);
 	*ret = t;
 	return 0;
 }
@@ -45,8 +43,7 @@ void load_tracker_free(struct load_tracker *t)
 {
 	if (!t)
 		return;
-	u64map_done(&t->last);
-	u64map_done(&t->now);
+	u64gen_done(&t->entries);
 	free(t);
 }
 
@@ -66,12 +63,12 @@ static void fold(struct load_entry *e, const struct load_entry *before)
 bool load_tracker_fold(struct load_tracker *t, uint64_t id, uint64_t runnable_nsec,
 		       uint64_t now_nsec, uint64_t ret_avg[LOADAVG_WINDOWS])
 {
-	const struct load_entry *before = u64map_get(&t->last, id);
+	const struct load_entry *before;
 	struct load_entry *e;
 
 	if (id == 0)
 		return false;
-	e = u64map_put(&t->now, id, t->last.n);
+	e = u64gen_put(&t->entries, id, (const void **)&before);
 	if (!e)
 		return false;
 	if (e->at_nsec) /* read already in this collection */
@@ -90,7 +87,5 @@ out:
 
 void load_tracker_end(struct load_tracker *t)
 {
-	u64map_done(&t->last);
-	t->last = t->now;
-	t->now = U64MAP_INIT(struct load_entry);
+	u64gen_end(&t->entries);
 }

@@ -49,8 +49,9 @@ struct config *config_default(void)
 	c->include = strv_new("/**");
 	c->exclude = strv_new(NULL);
 	c->container_runtime_sockets = strv_new(NULL);
+	c->bpf_pins = strdup(CONFIG_BPF_PINS_DEFAULT);
 	if (!c->listen || !c->cgroup_roots || !c->include || !c->exclude ||
-	    !c->container_runtime_sockets)
+	    !c->container_runtime_sockets || !c->bpf_pins)
 		return NULL;
 	c->listen[0] = (struct listen_address){.port = CONFIG_PORT_DEFAULT, .family = AF_UNSPEC};
 	c->n_listen = 1;
@@ -79,9 +80,16 @@ void config_free(struct config *c)
 	strv_free(c->include);
 	strv_free(c->exclude);
 	strv_free(c->container_runtime_sockets);
+	free(c->bpf_pins);
 	free(c->web_config_file);
 	web_config_free(c->web);
 	free(c);
+}
+
+/* Both NULL, or the same string. */
+static bool streq_null(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) == 0 : a == b;
 }
 
 bool config_equal(const struct config *a, const struct config *b)
@@ -91,8 +99,8 @@ bool config_equal(const struct config *a, const struct config *b)
 	for (size_t i = 0; i < a->n_listen; i++)
 		if (!listen_address_equal(&a->listen[i], &b->listen[i]))
 			return false;
-	if (!a->web_config_file != !b->web_config_file ||
-	    (a->web_config_file && strcmp(a->web_config_file, b->web_config_file) != 0))
+	if (!streq_null(a->web_config_file, b->web_config_file) ||
+	    !streq_null(a->bpf_pins, b->bpf_pins))
 		return false;
 	return strv_equal(a->cgroup_roots, b->cgroup_roots) && strv_equal(a->include, b->include) &&
 	       strv_equal(a->exclude, b->exclude) && a->max_depth == b->max_depth &&
@@ -334,6 +342,7 @@ static const struct yconf_key config_keys[] = {
     {"gzip_level", parse_gzip_level, FIELD(gzip_level)},
     {"container_runtime_sockets", parse_sockets, FIELD(container_runtime_sockets)},
     {"container_runtime_timeout", parse_runtime_timeout, FIELD(container_runtime_timeout_usec)},
+    {"bpf_pins", yconf_parse_string, FIELD(bpf_pins)},
     {"web_config_file", parse_web_config_file, FIELD(web_config_file)},
     {"log_level", parse_log_level, FIELD(log_level)},
 };

@@ -42,6 +42,9 @@
  */
 #define CONFIG_RUNTIME_TIMEOUT_USEC_DEFAULT (2 * 1000 * 1000)
 
+/* Where the packaged cgacct-bpf.service pins the BPF bulk reader. */
+#define CONFIG_BPF_PINS_DEFAULT "/sys/fs/bpf/cgacct"
+
 enum config_naming {
 	CONFIG_NAMING_NATIVE,	/* cgroup_* families, cgroup="/path" */
 	CONFIG_NAMING_CADVISOR, /* cAdvisor's container_* names and labels */
@@ -63,6 +66,7 @@ struct config {
 	unsigned gzip_level;		  /* for scrapes that accept gzip; 0: answer them plain */
 	char **container_runtime_sockets; /* NULL-terminated; empty: ask no runtime */
 	uint64_t container_runtime_timeout_usec;
+	char *bpf_pins;		/* NULL: read files alone */
 	char *web_config_file;	/* relative to the config file; NULL = plain HTTP */
 	struct web_config *web; /* loaded from web_config_file, NULL without one */
 	int log_level;		/* syslog priority, LOG_ERR..LOG_DEBUG */

@@ -28,6 +28,8 @@ void collection_init(struct collection *c, const struct cli *cli, struct log_tar
 		log_warning_errno(log, -ENOMEM, "cannot remember identities");
 	if (load_tracker_new(&c->loads) < 0)
 		log_warning_errno(log, -ENOMEM, "cannot keep load averages");
+	if (cputime_tracker_new(&c->cputimes) < 0)
+		log_warning_errno(log, -ENOMEM, "cannot keep CPU time splits");
 }
 
 void collection_done(struct collection *c)
@@ -38,6 +40,7 @@ void collection_done(struct collection *c)
 	held_files_free(c->held);
 	id_cache_free(c->ids);
 	load_tracker_free(c->loads);
+	cputime_tracker_free(c->cputimes);
 	*c = (struct collection){0};
 }
 
@@ -152,6 +155,22 @@ static void report_roots(struct collection *c, const struct snapshot *s)
 	strbuf_done(&now);
 }
 
+/* Logs where the values come from when that changes, as report_roots() does. */
+static void report_bpf(struct collection *c, const struct config *cfg, const struct snapshot *s)
+{
+	int now = s->bpf_records ? 1 : s->bpf_error;
+
+	if (now == c->bpf_said)
+		return;
+	if (now == 1)
+		log_notice(c->log, "bpf_pins: reading the BPF records in %s, files for the rest",
+			   cfg->bpf_pins);
+	else if (now < 0)
+		log_notice(c->log, "bpf_pins: reading files alone: %s %s", cfg->bpf_pins,
+			   snapshot_bpf_problem(now));
+	c->bpf_said = now;
+}
+
 int collection_run(struct collection *c, const struct config *cfg, collect_visit_fn on_visit,
 		   void *userdata, struct snapshot *ret)
 {
@@ -166,10 +185,12 @@ int collection_run(struct collection *c, const struct config *cfg, collect_visit
 	o.held = c->held;
 	o.ids = c->ids;
 	o.loads = c->loads;
+	o.cputimes = c->cputimes;
 	o.containers = c->containers;
 	r = collect_snapshot(&o, ret);
 	if (r < 0)
 		return log_warning_errno(c->log, r, "collection failed");
 	report_roots(c, ret);
+	report_bpf(c, cfg, ret);
 	return 0;
 }

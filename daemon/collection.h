@@ -18,11 +18,13 @@
 struct collection {
 	const struct cli *cli;
 	struct log_target *log;
-	unsigned mounted_controllers;  /* see collect_options */
-	struct held_files *held;       /* NULL: hold none */
-	uint64_t held_wanted;	       /* the keep_open_files it was made for */
-	struct id_cache *ids;	       /* NULL: out of memory */
-	struct load_tracker *loads;    /* NULL: out of memory, and no load averages */
+	unsigned mounted_controllers;	  /* see collect_options */
+	struct held_files *held;	  /* NULL: hold none */
+	uint64_t held_wanted;		  /* the keep_open_files it was made for */
+	struct id_cache *ids;		  /* NULL: out of memory */
+	struct load_tracker *loads;	  /* NULL: out of memory, and no load averages */
+	struct cputime_tracker *cputimes; /* NULL: out of memory (see collector/cputime.h) */
+	int bpf_said; /* what the log last said of bpf_pins: 1 records, -errno files, 0 nothing */
 	struct containers *containers; /* NULL: no runtime to ask */
 	char *bad_roots; /* what the last collection said of cgroup_roots, for the log */
 };

@@ -77,6 +77,7 @@ void selection_collect_options(const struct config *c, const struct cli *cli,
 	    .select = select_cgroup,
 	    .select_userdata = (void *)(uintptr_t)c,
 	    .roots = c->cgroup_roots,
+	    .bpf_pins = c->bpf_pins,
 	};
 	o->skip_controllers = CONTROLLERS_ALL & ~c->controllers;
 }

@@ -213,6 +213,14 @@ static void summary(struct strbuf *b, const struct snapshot *s, const char *vers
 			strbuf_printf(b, " failed %u times", s->collectors[i].errors);
 		}
 	strbuf_puts(b, ".</p>\n");
+	if (s->bpf_records)
+		strbuf_puts(b, "<p>Values from the BPF bulk reader's records where they hold them, "
+			       "from files for the rest.</p>\n");
+	else if (s->bpf_error) {
+		strbuf_puts(b, "<p>Values from files: the BPF pins folder ");
+		html_escaped(b, snapshot_bpf_problem(s->bpf_error));
+		strbuf_puts(b, ".</p>\n");
+	}
 }
 
 int landing_render(const struct snapshot *s, const char *version, struct strbuf *out)

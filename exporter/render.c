@@ -103,6 +103,11 @@ static void render_self(struct strbuf *b, enum render_format f, const struct sna
 		self_labelled(b, "cgacct_cgroups", "hierarchy", s->hierarchies[i].name,
 			      s->hierarchies[i].cgroups);
 
+	textformat_header(b, f, "cgacct_collection_source",
+			  "Where the values came from: bpf (the BPF records of bpf_pins, files for "
+			  "what they lack) or files; value always 1.",
+			  FAMILY_GAUGE);
+	self_labelled(b, "cgacct_collection_source", "source", s->bpf_records ? "bpf" : "files", 1);
 	self_gauge(b, f, "cgacct_cgroups_vanished",
 		   "Cgroups removed while the collection was reading them.", s->vanished, 1);
 	self_gauge(b, f, "cgacct_held_files",

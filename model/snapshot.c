@@ -346,3 +346,20 @@ void snapshot_free(struct snapshot *s)
 	root_problems_free(s->bad_roots, s->n_bad_roots);
 	*s = (struct snapshot){0};
 }
+
+const char *snapshot_bpf_problem(int error)
+{
+	switch (error) {
+	case -ENOENT:
+		return "holds no BPF reader (is cgacct-bpf.service running?)";
+	case -EACCES:
+	case -EPERM:
+		return "may not be read (cgacctd needs the cgacct group)";
+	case -EBADMSG:
+		return "holds records of another cgacct version";
+	case -EMEDIUMTYPE:
+		return "is not used: there is no cgroup v2 hierarchy";
+	default:
+		return strerror(-error);
+	}
+}

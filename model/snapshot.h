@@ -105,6 +105,13 @@ struct snapshot {
 	struct root_problem *bad_roots; /* each fails the walk collector */
 	size_t n_bad_roots;
 	uint64_t duration_ns;
+	/*
+	 * Whether this collection took from BPF records (collect_options
+	 * .bpf_pins) the values they hold, and if not, why: -errno, 0 when
+	 * none were asked for.
+	 */
+	bool bpf_records;
+	int bpf_error;
 	bool finalized; /* no writer may change it any more */
 };
 
@@ -136,3 +143,5 @@ int snapshot_finalize(struct snapshot *s);
 const struct block_device *snapshot_device(const struct snapshot *s, const char *name);
 void snapshot_free(struct snapshot *s);
 void root_problems_free(struct root_problem *v, size_t n);
+/* Why a collection read no BPF records, as words after the pins' folder: snapshot.bpf_error. */
+const char *snapshot_bpf_problem(int error);

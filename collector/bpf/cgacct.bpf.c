@@ -105,9 +105,16 @@ static void read_cpu(struct cgroup *cgrp, struct record *r)
 	r->cpu_usage_ns = cgrp->bstat.cputime.sum_exec_runtime;
 	r->cpu_user_ns = cgrp->bstat.cputime.utime;
 	r->cpu_system_ns = cgrp->bstat.cputime.stime;
+	r->cpu_prev_user_ns = cgrp->prev_cputime.utime;
+	r->cpu_prev_system_ns = cgrp->prev_cputime.stime;
+	if (bpf_core_field_exists(cgrp->wait_usec)) {
+		r->has |= RECORD_HAS_KERNEL_WAIT;
+		r->kernel_wait_usec = BPF_CORE_READ(cgrp, wait_usec);
+	}
 	if (!css)
 		return;
 	tg = container_of(css, struct task_group, css);
+	r->has |= RECORD_HAS_CPU_CONTROLLER;
 	r->cpu_periods = (__u64)BPF_CORE_READ(tg, cfs_bandwidth.nr_periods);
 	r->cpu_throttled_periods = (__u64)BPF_CORE_READ(tg, cfs_bandwidth.nr_throttled);
 	r->cpu_throttled_ns = BPF_CORE_READ(tg, cfs_bandwidth.throttled_time);
@@ -116,18 +123,36 @@ static void read_cpu(struct cgroup *cgrp, struct record *r)
 	r->cpu_quota_ns = BPF_CORE_READ(tg, cfs_bandwidth.quota);
 	r->cpu_period_ns = (__u64)BPF_CORE_READ(tg, cfs_bandwidth.period);
 	r->cpu_burst_quota_ns = BPF_CORE_READ(tg, cfs_bandwidth.burst);
+	r->cpu_shares = BPF_CORE_READ(tg, shares);
 }
 
 /*
  * A controller's state embeds its css: the verifier knows the css's type
  * alone, so fields past it are read with bpf_probe_read_kernel().
  */
-static __u64 local_event(struct mem_cgroup *memcg, int event)
+static __u64 event_count(atomic_long_t *counters, int event)
 {
 	atomic_long_t v;
 
-	bpf_core_read(&v, sizeof(v), &memcg->memory_events_local[event]);
+	bpf_probe_read_kernel(&v, sizeof(v), &counters[event]);
 	return (__u64)v.counter;
+}
+
+/* memory.events' counters, in the order of the file (enum record_memory_event). */
+static void read_events(atomic_long_t *counters, record_u64 *out)
+{
+	out[RECORD_MEMORY_LOW] =
+	    event_count(counters, bpf_core_enum_value(enum memcg_memory_event, MEMCG_LOW));
+	out[RECORD_MEMORY_HIGH] =
+	    event_count(counters, bpf_core_enum_value(enum memcg_memory_event, MEMCG_HIGH));
+	out[RECORD_MEMORY_MAX] =
+	    event_count(counters, bpf_core_enum_value(enum memcg_memory_event, MEMCG_MAX));
+	out[RECORD_MEMORY_OOM] =
+	    event_count(counters, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM));
+	out[RECORD_MEMORY_OOM_KILL] =
+	    event_count(counters, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM_KILL));
+	out[RECORD_MEMORY_OOM_GROUP_KILL] = event_count(
+	    counters, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM_GROUP_KILL));
 }
 
 static void read_memory(struct cgroup *cgrp, struct record *r)
@@ -143,18 +168,11 @@ static void read_memory(struct cgroup *cgrp, struct record *r)
 	r->memory_pages = (__u64)BPF_CORE_READ(memcg, memory.usage.counter);
 	r->memory_peak_pages = BPF_CORE_READ(memcg, memory.watermark);
 	r->memory_max_pages = BPF_CORE_READ(memcg, memory.max);
-	r->memory_events[RECORD_MEMORY_LOW] =
-	    local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_LOW));
-	r->memory_events[RECORD_MEMORY_HIGH] =
-	    local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_HIGH));
-	r->memory_events[RECORD_MEMORY_MAX] =
-	    local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_MAX));
-	r->memory_events[RECORD_MEMORY_OOM] =
-	    local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM));
-	r->memory_events[RECORD_MEMORY_OOM_KILL] =
-	    local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM_KILL));
-	r->memory_events[RECORD_MEMORY_OOM_GROUP_KILL] =
-	    local_event(memcg, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM_GROUP_KILL));
+	r->memory_high_pages = BPF_CORE_READ(memcg, memory.high);
+	r->memory_low_pages = BPF_CORE_READ(memcg, memory.low);
+	r->memory_min_pages = BPF_CORE_READ(memcg, memory.min);
+	read_events(memcg->memory_events_local, r->memory_events);
+	read_events(memcg->memory_events, r->memory_events_tree);
 }
 
 static void read_pids(struct cgroup *cgrp, struct record *r)
@@ -162,6 +180,7 @@ static void read_pids(struct cgroup *cgrp, struct record *r)
 	struct cgroup_subsys_state *css =
 	    cgrp->subsys[bpf_core_enum_value(enum cgroup_subsys_id, pids_cgrp_id)];
 	struct pids_cgroup *pids;
+	atomic64_t events = {0};
 
 	if (!css)
 		return;
@@ -169,6 +188,13 @@ static void read_pids(struct cgroup *cgrp, struct record *r)
 	r->has |= RECORD_HAS_PIDS;
 	r->pids_current = (__u64)BPF_CORE_READ(pids, counter.counter);
 	r->pids_max = (__u64)BPF_CORE_READ(pids, limit.counter);
+	if (bpf_core_field_exists(pids->events))
+		bpf_core_read(&events, sizeof(events),
+			      &pids->events[bpf_core_enum_value(enum pidcg_event, PIDCG_MAX)]);
+	else
+		bpf_core_read(&events, sizeof(events),
+			      &((struct pids_cgroup___6_1 *)pids)->events_limit);
+	r->pids_events_max = (__u64)events.counter;
 }
 
 /* The waits of cgroup id's own tasks and of its removed descendants. */
@@ -213,11 +239,12 @@ int walk(struct bpf_iter__cgroup *ctx)
 	s->r.id = id;
 	s->r.parent_id = kn->parent ? kn->parent->id : 0;
 	s->r.level = (__u32)cgrp->level;
-	if (cgrp->level >
-	    0) /* the root's statistics are the whole system's, not in these structures */
+	/* the root has none of these files: its statistics are the whole system's */
+	if (cgrp->level > 0) {
 		read_cpu(cgrp, &s->r);
-	read_memory(cgrp, &s->r);
-	read_pids(cgrp, &s->r);
+		read_memory(cgrp, &s->r);
+		read_pids(cgrp, &s->r);
+	}
 	if (wait_tracking && cgrp->level > 0) {
 		s->r.has |= RECORD_HAS_WAIT;
 		s->r.wait_ns = wait_of(id);

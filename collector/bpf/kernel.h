@@ -30,6 +30,11 @@ struct cgroup_base_stat {
 	struct task_cputime cputime;
 } __kernel_type;
 
+struct prev_cputime {
+	__u64 utime;
+	__u64 stime;
+} __kernel_type;
+
 /* The array's length does not matter to CO-RE: the index is a relocated enumerator. */
 struct cgroup {
 	struct cgroup_subsys_state self;
@@ -37,6 +42,8 @@ struct cgroup {
 	struct kernfs_node *kn;
 	struct cgroup_subsys_state *subsys[16];
 	struct cgroup_base_stat bstat;
+	struct prev_cputime prev_cputime;
+	__u64 wait_usec; /* the kernel series' (kernel/), flushed with bstat */
 } __kernel_type;
 
 enum cgroup_subsys_id {
@@ -58,6 +65,7 @@ struct cfs_bandwidth {
 
 struct task_group {
 	struct cgroup_subsys_state css;
+	unsigned long shares;
 	struct cfs_bandwidth cfs_bandwidth;
 } __kernel_type;
 
@@ -73,6 +81,9 @@ typedef struct {
 struct page_counter {
 	atomic_long_t usage;
 	unsigned long watermark;
+	unsigned long min;
+	unsigned long low;
+	unsigned long high;
 	unsigned long max;
 } __kernel_type;
 
@@ -88,13 +99,24 @@ enum memcg_memory_event {
 struct mem_cgroup {
 	struct cgroup_subsys_state css;
 	struct page_counter memory;
+	atomic_long_t memory_events[8];
 	atomic_long_t memory_events_local[8];
 } __kernel_type;
+
+/* pids.events "max": the subtree's count since 6.12 (events[PIDCG_MAX]), events_limit before. */
+enum pidcg_event {
+	PIDCG_MAX,
+};
 
 struct pids_cgroup {
 	struct cgroup_subsys_state css;
 	atomic64_t counter;
 	atomic64_t limit;
+	atomic64_t events[2];
+} __kernel_type;
+
+struct pids_cgroup___6_1 {
+	atomic64_t events_limit;
 } __kernel_type;
 
 struct css_set {

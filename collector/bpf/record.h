@@ -20,14 +20,16 @@ typedef __u32 record_u32;
 typedef __u64 record_u64;
 #endif
 
-#define RECORD_MAGIC 0x63676163637433ULL /* "cgacct3" */
+#define RECORD_MAGIC 0x63676163637434ULL /* "cgacct4" */
 
 /* Which controllers' fields hold values: those whose state the cgroup has. */
 enum record_has {
-	RECORD_HAS_CPU = 1 << 0,
+	RECORD_HAS_CPU = 1 << 0, /* cpu.stat's usage, user and system */
 	RECORD_HAS_MEMORY = 1 << 1,
 	RECORD_HAS_PIDS = 1 << 2,
-	RECORD_HAS_WAIT = 1 << 3, /* cgacct-bpf load --wait */
+	RECORD_HAS_WAIT = 1 << 3,	    /* cgacct-bpf load --wait */
+	RECORD_HAS_CPU_CONTROLLER = 1 << 4, /* the rest of cpu.stat, cpu.max, cpu.weight */
+	RECORD_HAS_KERNEL_WAIT = 1 << 5,    /* cpu.stat wait_usec: a kernel with the series */
 };
 
 /* memory.events, in the order the file lists them. */
@@ -57,21 +59,30 @@ struct record {
 	record_u64 cpu_throttled_ns;
 	record_u64 cpu_bursts;
 	record_u64 cpu_burst_ns;
+	/* what cputime_adjust() last made of user and system for cpu.stat's readers */
+	record_u64 cpu_prev_user_ns;
+	record_u64 cpu_prev_system_ns;
 
 	/* cpu.max and cpu.max.burst: nanoseconds, RECORD_UNLIMITED for "max" */
 	record_u64 cpu_quota_ns;
 	record_u64 cpu_period_ns;
 	record_u64 cpu_burst_quota_ns;
+	record_u64 cpu_shares; /* the task group's load weight, as cpu.weight derives from it */
 
-	/* memory.current, memory.peak and memory.max: pages */
+	/* memory.current, memory.peak, memory.max, .high, .low and .min: pages */
 	record_u64 memory_pages;
 	record_u64 memory_peak_pages;
 	record_u64 memory_max_pages;
-	record_u64 memory_events[RECORD_MEMORY_EVENTS];
+	record_u64 memory_high_pages;
+	record_u64 memory_low_pages;
+	record_u64 memory_min_pages;
+	record_u64 memory_events[RECORD_MEMORY_EVENTS];	     /* memory.events.local */
+	record_u64 memory_events_tree[RECORD_MEMORY_EVENTS]; /* memory.events */
 
-	/* pids.current and pids.max */
+	/* pids.current, pids.max and pids.events "max" */
 	record_u64 pids_current;
 	record_u64 pids_max;
+	record_u64 pids_events_max;
 
 	/*
 	 * Nanoseconds the cgroup's own tasks waited for a CPU, and those its
@@ -79,6 +90,8 @@ struct record {
 	 * cgroups' wait_ns.
 	 */
 	record_u64 wait_ns;
+	/* cpu.stat wait_usec, the subtree's, where the kernel keeps it */
+	record_u64 kernel_wait_usec;
 
 	record_u16 name_len;
 	record_u16 pad[3];

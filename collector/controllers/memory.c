@@ -13,9 +13,14 @@
  * memory.stat: v2 values are hierarchical, so on v1 the total_* keys (also
  * hierarchical) are the ones with the same meaning; cache/rss are v2's
  * file/anon. All sizes in memory.stat are bytes on both.
+ *
+ * A BPF record (collector/bpf/) holds the page counters and both event
+ * arrays; memory.stat and the swap files stay files.
  */
 #include "base/util.h"
+#include "collector/bpf/source.h"
 #include "collector/controllers/controller.h"
+#include "collector/parse.h"
 
 static const struct file_metric memory_v1_files[] = {
     {"memory.usage_in_bytes", METRIC_MEMORY_USAGE, VALUE_COUNT, 0},
@@ -114,6 +119,9 @@ static const struct key_metric memory_v2_events[] = {
     {"oom_group_kill", METRIC_MEMORY_EVENTS, "oom_group_kill", 0},
 };
 
+_Static_assert(ELEMENTSOF(memory_v2_events) == RECORD_MEMORY_EVENTS,
+	       "a record's events are memory.events' keys, in order");
+
 /* The group's own events: what v1's failcnt and oom_control count. */
 static const struct key_metric memory_v2_local_events[] = {
     {"max", METRIC_MEMORY_LIMIT_FAILURES, NULL, 0},
@@ -126,22 +134,49 @@ static const struct key_metric memory_v2_swap_events[] = {
     {"fail", METRIC_MEMORY_SWAP_EVENTS, "fail", 0},
 };
 
-/*
- * Files are read in the order of their metrics (metric.h), so that the
- * record needs next to no sorting before it is rendered.
- */
-static int memory_read_v2(const struct reader_ctx *c)
+/* A page counter as its file prints it: bytes, PAGE_COUNTER_MAX being "max". */
+static uint64_t counter_bytes(const struct reader_ctx *c, uint64_t pages)
 {
-	int r = read_file_metrics(c, memory_v2_files, ELEMENTSOF(memory_v2_files));
+	const uint64_t page_counter_max = (uint64_t)INT64_MAX / c->page_size;
 
+	return pages >= page_counter_max ? CG_UNLIMITED : pages * c->page_size;
+}
+
+static int memory_from_record(const struct reader_ctx *c, const struct record *rec)
+{
+	const struct {
+		enum metric metric;
+		uint64_t pages;
+	} counters[] = {
+	    {METRIC_MEMORY_USAGE, rec->memory_pages},
+	    {METRIC_MEMORY_MAX_USAGE, rec->memory_peak_pages},
+	    {METRIC_MEMORY_LIMIT, rec->memory_max_pages},
+	    {METRIC_MEMORY_HIGH, rec->memory_high_pages},
+	    {METRIC_MEMORY_LOW, rec->memory_low_pages},
+	    {METRIC_MEMORY_MIN, rec->memory_min_pages},
+	};
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < ELEMENTSOF(counters); i++)
+		r = reader_emit(c, counters[i].metric, NULL, counter_bytes(c, counters[i].pages),
+				1);
 	if (r >= 0)
-		r = read_keyed_file(c, "memory.events.local", memory_v2_local_events,
-				    ELEMENTSOF(memory_v2_local_events), NULL, NULL);
+		r = reader_emit(c, METRIC_MEMORY_LIMIT_FAILURES, NULL,
+				rec->memory_events[RECORD_MEMORY_MAX], 1);
 	if (r >= 0)
-		r = read_keyed_file(c, "memory.events", memory_v2_events,
-				    ELEMENTSOF(memory_v2_events), NULL, NULL);
+		r = reader_emit(c, METRIC_MEMORY_OOM_KILLS, NULL,
+				rec->memory_events[RECORD_MEMORY_OOM_KILL], 1);
 	if (r >= 0)
-		r = read_file_metrics(c, memory_v2_swap_files, ELEMENTSOF(memory_v2_swap_files));
+		r = reader_emit_keys(c, memory_v2_events, ELEMENTSOF(memory_v2_events),
+				     rec->memory_events_tree, (1u << RECORD_MEMORY_EVENTS) - 1);
+	return r;
+}
+
+/* What only files have: swap and memory.stat. */
+static int memory_v2_rest(const struct reader_ctx *c)
+{
+	int r = read_file_metrics(c, memory_v2_swap_files, ELEMENTSOF(memory_v2_swap_files));
+
 	if (r >= 0)
 		r = read_keyed_file(c, "memory.swap.events", memory_v2_swap_events,
 				    ELEMENTSOF(memory_v2_swap_events), NULL, NULL);
@@ -149,6 +184,31 @@ static int memory_read_v2(const struct reader_ctx *c)
 		r = read_keyed_file(c, "memory.stat", memory_v2_stat, ELEMENTSOF(memory_v2_stat),
 				    NULL, NULL);
 	return r;
+}
+
+/*
+ * Files are read in the order of their metrics (metric.h), so that the
+ * record needs next to no sorting before it is rendered.
+ */
+static int memory_read_v2(const struct reader_ctx *c)
+{
+	const struct record *rec = reader_record(c);
+	int r;
+
+	if (rec) { /* without values the controller is not enabled here */
+		if (!(rec->has & RECORD_HAS_MEMORY))
+			return 0;
+		r = memory_from_record(c, rec);
+		return r < 0 ? r : memory_v2_rest(c);
+	}
+	r = read_file_metrics(c, memory_v2_files, ELEMENTSOF(memory_v2_files));
+	if (r >= 0)
+		r = read_keyed_file(c, "memory.events.local", memory_v2_local_events,
+				    ELEMENTSOF(memory_v2_local_events), NULL, NULL);
+	if (r >= 0)
+		r = read_keyed_file(c, "memory.events", memory_v2_events,
+				    ELEMENTSOF(memory_v2_events), NULL, NULL);
+	return r < 0 ? r : memory_v2_rest(c);
 }
 
 const struct controller_reader reader_memory = {

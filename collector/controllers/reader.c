@@ -12,6 +12,7 @@
 
 #include "base/fileio.h"
 #include "base/util.h"
+#include "collector/bpf/source.h"
 #include "collector/controllers/reader.h"
 #include "collector/heldfiles.h"
 #include "collector/parse.h"
@@ -50,6 +51,25 @@ int reader_emit(const struct reader_ctx *c, enum metric m, const char *label, ui
 		value *= scale;
 	}
 	return record_add(c->rec, m, label, value);
+}
+
+const struct record *reader_record(const struct reader_ctx *c)
+{
+	return c->bpf && c->bpf->r->level > 0 ? c->bpf->r : NULL;
+}
+
+int reader_emit_keys(const struct reader_ctx *c, const struct key_metric *t, size_t n,
+		     const uint64_t *values, uint64_t found)
+{
+	int r = 0;
+
+	for (uint64_t left = found; r >= 0 && left; left &= left - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(left);
+
+		if (i < n)
+			r = reader_emit(c, t[i].metric, t[i].label, values[i], t[i].scale);
+	}
+	return r;
 }
 
 static int parse_value(const char *buf, size_t len, enum value_kind kind, uint64_t *ret)
@@ -139,11 +159,8 @@ int read_keyed_file_from(const struct reader_ctx *c, const char *file, const cha
 			keys[i] = t[i].key;
 		r = parse_flat_keyed(buf, len, keys, n, values, &found);
 	}
-	for (uint64_t left = found; r >= 0 && left; left &= left - 1) {
-		unsigned i = (unsigned)__builtin_ctzll(left);
-
-		r = reader_emit(c, t[i].metric, t[i].label, values[i], t[i].scale);
-	}
+	if (r >= 0)
+		r = reader_emit_keys(c, t, n, values, found);
 	if (r < 0)
 		return r;
 	if (ret_values)

@@ -15,6 +15,8 @@
 #include "model/metric.h"
 #include "model/snapshot.h"
 
+struct bpf_cgroup;
+struct cputime_tracker;
 struct devnames;
 struct held_cgroup;
 struct held_files;
@@ -44,6 +46,14 @@ struct reader_ctx {
 	long clock_ticks;	       /* USER_HZ, the unit of cpuacct.stat */
 	struct load_tracker *loads;    /* NULL: no load averages */
 	uint64_t id;		       /* the cgroup's identity in its hierarchy */
+	/*
+	 * The cgroup's BPF record (collector/bpf/source.h), or NULL: where it
+	 * holds a controller's values, the reader takes them instead of
+	 * reading the files that print them.
+	 */
+	const struct bpf_cgroup *bpf;
+	struct cputime_tracker *cputimes; /* NULL: the kernel's prev_cputime alone */
+	uint64_t page_size;		  /* the unit of the record's memory figures */
 };
 
 /* How a single-value file's content is turned into a sample. */
@@ -90,3 +100,14 @@ int read_keyed_file(const struct reader_ctx *c, const char *file, const struct k
 int read_keyed_file_from(const struct reader_ctx *c, const char *file, const char *from,
 			 const struct key_metric *t, size_t n, uint64_t *ret_values,
 			 uint64_t *ret_found);
+
+/*
+ * The record of c's cgroup, if the walk found it below the root (whose
+ * files are the whole system's, and not in records): a controller it has
+ * no values of is not enabled there, and has none of its files. NULL:
+ * read the files.
+ */
+const struct record *reader_record(const struct reader_ctx *c);
+/* Emits a key table's rows whose bit is set in found, from values. */
+int reader_emit_keys(const struct reader_ctx *c, const struct key_metric *t, size_t n,
+		     const uint64_t *values, uint64_t found);

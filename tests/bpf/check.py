@@ -42,6 +42,57 @@ def files(path):
     return groups
 
 
+def exposition(path):
+    """{(name, labels): value} of cgacctd's text exposition."""
+    series = {}
+    for line in open(path):
+        if line.startswith("#") or not line.strip():
+            continue
+        key, value = line.rsplit(" ", 1)
+        name, _, labels = key.partition("{")
+        series[(name, labels.rstrip("}"))] = float(value)
+    return series
+
+
+# Only where the records have more than the files: the wait the BPF
+# programs keep, on a kernel whose cpu.stat has no wait_usec.
+BPF_ONLY = ("cgroup_cpu_wait_seconds_total", "cgroup_cpu_runnable_seconds_total")
+
+
+def compare_once(out, check):
+    """cgacctd through the records (twice) and from files alone (between)."""
+    runs = {}
+    for run in ("bpf1", "files", "bpf2"):
+        path = os.path.join(out, "once-" + run)
+        ok = os.path.exists(path)
+        runs[run] = exposition(path) if ok else {}
+    source = {run: [labels for (name, labels), v in runs[run].items()
+                    if name == "cgacct_collection_source" and v == 1] for run in runs}
+    check("cgacctd/says-it-reads-the-records",
+          source["bpf1"] == ['source="bpf"'] == source["bpf2"]
+          and source["files"] == ['source="files"'],
+          "cgacct_collection_source %s" % source)
+
+    # the quiet cgroups of the test (/t...): the root's and the shell's change as they are read
+    def quiet(series):
+        return {k: v for k, v in series.items() if 'cgroup="/t' in k[1]}
+
+    b1, f, b2 = (quiet(runs[r]) for r in ("bpf1", "files", "bpf2"))
+    extra = {k for k in set(b1) - set(f)}
+    check("cgacctd/same-series",
+          set(b1) == set(b2) and set(f) <= set(b1)
+          and all(name in BPF_ONLY for name, _ in extra) and len(f) > 100,
+          "only through the records: %s; only from files: %s"
+          % (sorted(k for k in extra if k[0] not in BPF_ONLY)[:5], sorted(set(f) - set(b1))[:5]))
+    check("cgacctd/records-have-the-wait",
+          {name for name, _ in extra} == set(BPF_ONLY),
+          "series only through the records: %s" % sorted({name for name, _ in extra}))
+    off = ["%s{%s} files %s, records %s..%s" % (k[0], k[1], f[k], b1[k], b2[k])
+           for k in sorted(f) if k in b1 and k in b2
+           and not min(b1[k], b2[k]) <= f[k] <= max(b1[k], b2[k])]
+    check("cgacctd/same-values", not off, "; ".join(off[:5]))
+
+
 def keyed(text):
     return {k: int(v) for k, v in (line.split() for line in text.splitlines())}
 
@@ -159,6 +210,7 @@ def main(out):
                                                                 for i in removed),
           "t %s -> %s, removed %s" % (d2[t]["wait_ns"], d3[t]["wait_ns"],
                                       [d2[i]["wait_ns"] for i in removed]))
+    compare_once(out, check)
     check("unload-drops-the-pins", status.get("unload") == "0" and "pins-left" not in status)
     return results
 

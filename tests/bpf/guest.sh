@@ -2,8 +2,8 @@
 # The BPF bulk reader in a guest of Debian's own kernel (run by
 # tests/bpf/run under vm/guest's busybox sh, as root): a small tree with
 # work done in it and then quiet, loaded with cgacct-bpf, read as the
-# cgacct user, bracketed by the files, then a cgroup removed and the pins
-# dropped. The host (check.py) judges what lands in /out.
+# cgacct user, bracketed by the files, cgacctd's exposition through the
+# records and from files, then a cgroup removed and the pins dropped. The host (check.py) judges what lands in /out.
 set -u
 cg=/sys/fs/cgroup
 out=/out
@@ -70,6 +70,15 @@ find $cg -type d | while read -r d; do
 done >$out/files
 su -s /bin/sh cgacct -c "cgacct-bpf dump" >$out/dump2
 echo "dump2 $?" >>$out/status
+# cgacctd as the cgacct user: through the records, from files alone, through
+# the records again, so the files' values lie between the other two's
+printf 'bpf_pins: ""\n' >/tmp/files.yml
+for run in bpf1 files bpf2; do
+	config=
+	[ $run != files ] || config="--config /tmp/files.yml"
+	su -s /bin/sh cgacct -c "cgacctd --once $config" >$out/once-$run 2>$out/once-$run.err
+	echo "once-$run $?" >>$out/status
+done
 echo "removed $(stat -c %i $cg/t/busy) $(stat -c %i $cg/t/gone)" >>$out/status
 rmdir $cg/t/busy $cg/t/gone
 cgacct-bpf dump >$out/dump3

@@ -58,6 +58,10 @@ extern const struct render_options text_native;
 	"# HELP cgacct_cgroups Cgroups collected per hierarchy.\n"                                 \
 	"# TYPE cgacct_cgroups gauge\n"                                                            \
 	"cgacct_cgroups{hierarchy=\"cpu,cpuacct\"} 2\n"                                            \
+	"# HELP cgacct_collection_source Where the values came from: bpf (the BPF records of "     \
+	"bpf_pins, files for what they lack) or files; value always 1.\n"                          \
+	"# TYPE cgacct_collection_source gauge\n"                                                  \
+	"cgacct_collection_source{source=\"files\"} 1\n"                                           \
 	"# HELP cgacct_cgroups_vanished Cgroups removed while the collection was reading "         \
 	"them.\n"                                                                                  \
 	"# TYPE cgacct_cgroups_vanished gauge\n"                                                   \

@@ -6,9 +6,14 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "base/fileio.h"
+#include "base/util.h"
+#include "collector/bpf/record.h"
 #include "collector/collect.h"
 #include "collector/controllers/controller.h"
 #include "exporter/render.h"
@@ -451,6 +456,191 @@ TEST(cgacctd_once_prints_the_same_exposition)
 				"3.171872605\n"));
 	free(cmd);
 	free(expect);
+	tmpdir_remove(root);
+	free(root);
+}
+
+/* The number in dir/file (after key, if given; "*": its second); "max" is UINT64_MAX. */
+static uint64_t file_number(const char *dir, const char *file, const char *key)
+{
+	char *path, *buf, *p;
+	size_t len;
+	uint64_t v = UINT64_MAX;
+
+	ASSERT_TRUE(asprintf(&path, "%s/%s", dir, file) >= 0);
+	ASSERT_EQ(read_file_at(AT_FDCWD, path, &buf, &len), 0);
+	p = buf;
+	if (key && strcmp(key, "*") == 0) /* the second word */
+		p = strchr(buf, ' ') + 1;
+	else if (key) {
+		size_t n = strlen(key);
+
+		while (p && !(strncmp(p, key, n) == 0 && p[n] == ' '))
+			p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+		ASSERT_TRUE(p != NULL);
+		p += n + 1;
+	}
+	if (strncmp(p, "max", 3) != 0)
+		v = strtoull(p, NULL, 10);
+	free(buf);
+	free(path);
+	return v;
+}
+
+static uint64_t pages(const char *dir, const char *file)
+{
+	uint64_t bytes = file_number(dir, file, NULL), size = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	return bytes == UINT64_MAX ? (uint64_t)INT64_MAX / size : bytes / size;
+}
+
+/* The record the BPF walk would give for the cgroup whose files are in dir. */
+static struct record record_of(const char *dir, uint64_t id, uint64_t parent)
+{
+	static const char *const events[RECORD_MEMORY_EVENTS] = {
+	    "low", "high", "max", "oom", "oom_kill", "oom_group_kill"};
+	struct record r = {
+	    .magic = RECORD_MAGIC,
+	    .id = id,
+	    .parent_id = parent,
+	    .level = 1,
+	    .has = RECORD_HAS_CPU | RECORD_HAS_CPU_CONTROLLER | RECORD_HAS_MEMORY | RECORD_HAS_PIDS,
+	    /*
+	     * Ticks in the ratio of the file's user and system, at another
+	     * scale: only splitting the run time by them gives the file's values.
+	     */
+	    .cpu_usage_ns = file_number(dir, "cpu.stat", "usage_usec") * 1000,
+	    .cpu_user_ns = file_number(dir, "cpu.stat", "user_usec"),
+	    .cpu_system_ns = file_number(dir, "cpu.stat", "system_usec"),
+	    .cpu_periods = file_number(dir, "cpu.stat", "nr_periods"),
+	    .cpu_throttled_periods = file_number(dir, "cpu.stat", "nr_throttled"),
+	    .cpu_throttled_ns = file_number(dir, "cpu.stat", "throttled_usec") * 1000,
+	    .cpu_bursts = file_number(dir, "cpu.stat", "nr_bursts"),
+	    .cpu_burst_ns = file_number(dir, "cpu.stat", "burst_usec") * 1000,
+	    .cpu_period_ns = file_number(dir, "cpu.max", "*") * 1000,
+	    .cpu_burst_quota_ns = file_number(dir, "cpu.max.burst", NULL) * 1000,
+	    /* sched_weight_from_cgroup(), scale_load() */
+	    .cpu_shares = (file_number(dir, "cpu.weight", NULL) * 1024 + 50) / 100 << 10,
+	    .memory_pages = pages(dir, "memory.current"),
+	    .memory_peak_pages = pages(dir, "memory.peak"),
+	    .memory_max_pages = pages(dir, "memory.max"),
+	    .memory_high_pages = pages(dir, "memory.high"),
+	    .memory_low_pages = pages(dir, "memory.low"),
+	    .memory_min_pages = pages(dir, "memory.min"),
+	    .pids_current = file_number(dir, "pids.current", NULL),
+	    .pids_max = file_number(dir, "pids.max", NULL),
+	    .pids_events_max = file_number(dir, "pids.events", "max"),
+	};
+	uint64_t quota = file_number(dir, "cpu.max", NULL);
+
+	r.cpu_quota_ns = quota == UINT64_MAX ? RECORD_UNLIMITED : quota * 1000;
+	for (size_t i = 0; i < RECORD_MEMORY_EVENTS; i++) {
+		r.memory_events[i] = file_number(dir, "memory.events.local", events[i]);
+		r.memory_events_tree[i] = file_number(dir, "memory.events", events[i]);
+	}
+	if (r.pids_max == UINT64_MAX)
+		r.pids_max = 4194305; /* PIDS_MAX */
+	return r;
+}
+
+static void write_records(const char *pins, const struct record *r, size_t n)
+{
+	FILE *f;
+	char *path;
+
+	mkdir_p(pins);
+	file_write(pins, "walk", "");
+	ASSERT_TRUE(asprintf(&path, "%s/records", pins) >= 0);
+	f = fopen(path, "w");
+	ASSERT_TRUE(f != NULL);
+	for (size_t i = 0; i < n; i++) {
+		static const char pad[8];
+		const char *name = r[i].level ? "a" : "";
+
+		ASSERT_EQ(fwrite(&r[i], sizeof(r[i]), 1, f), 1);
+		ASSERT_EQ(fwrite(name, 1, r[i].name_len, f), r[i].name_len);
+		ASSERT_EQ(
+		    fwrite(pad, 1, RECORD_SIZE(r[i].name_len) - sizeof(r[i]) - r[i].name_len, f),
+		    RECORD_SIZE(r[i].name_len) - sizeof(r[i]) - r[i].name_len);
+	}
+	ASSERT_EQ(fclose(f), 0);
+	free(path);
+}
+
+static uint64_t inode_of(const char *dir)
+{
+	struct stat st;
+
+	ASSERT_EQ(stat(dir, &st), 0);
+	return st.st_ino;
+}
+
+/* The exposition of the v2 tree at root, without the line that names the source. */
+static char *collect_v2(const char *root, const char *pins, struct snapshot *ret)
+{
+	char *mi, *text, *line;
+	struct collect_options o = {.root = root, .bpf_pins = pins};
+	struct strbuf out = {0};
+
+	ASSERT_TRUE(asprintf(&mi, "%s/mountinfo", root) >= 0);
+	o.mountinfo = mi;
+	ASSERT_EQ(collect_snapshot(&o, ret), 0);
+	ret->duration_ns = 0;
+	ASSERT_EQ(render_exposition(ret, &(struct render_options){.version = CGACCT_VERSION}, &out),
+		  0);
+	text = out.buf;
+	line = strstr(text, "\ncgacct_collection_source{");
+	ASSERT_TRUE(line != NULL);
+	memmove(line + 1, strchr(line + 1, '\n') + 1, strlen(strchr(line + 1, '\n') + 1) + 1);
+	free(mi);
+	return text;
+}
+
+/*
+ * A v2 cgroup (the fixture's files) and the record the BPF walk would have
+ * made of it: the same exposition from the record as from its files, with
+ * the files the record holds removed, so that only the record can have
+ * given their values; and from files, saying why, when no reader is there.
+ */
+TEST(bpf_records_give_what_their_files_would)
+{
+	static const char *const covered[] = {
+	    "cpu.stat",	      "cpu.max",     "cpu.max.burst", "cpu.weight",
+	    "memory.current", "memory.peak", "memory.max",    "memory.high",
+	    "memory.low",     "memory.min",  "memory.events", "memory.events.local",
+	    "pids.current",   "pids.max",    "pids.events"};
+	char *root = tmpdir_make(), *cg, *a, *pins, *from_files, *from_records;
+	struct record r[2];
+	struct snapshot s;
+
+	ASSERT_TRUE(asprintf(&cg, "%s/sys/fs/cgroup", root) >= 0);
+	ASSERT_TRUE(asprintf(&a, "%s/a", cg) >= 0);
+	ASSERT_TRUE(asprintf(&pins, "%s/sys/fs/bpf/cgacct", root) >= 0);
+	file_write(root, "mountinfo", "30 1 0:30 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+	mkdir_p(cg);
+	make_cgroup(cg, NULL, NULL, NULL);
+	make_cgroup(cg, "a", "v2", NULL);
+
+	from_files = collect_v2(root, "/sys/fs/bpf/cgacct", &s);
+	ASSERT_TRUE(!s.bpf_records && s.bpf_error == -ENOENT);
+	snapshot_free(&s);
+
+	r[0] = (struct record){.magic = RECORD_MAGIC, .id = inode_of(cg)};
+	r[1] = record_of(a, inode_of(a), inode_of(cg));
+	r[1].name_len = 1;
+	write_records(pins, r, 2);
+	for (size_t i = 0; i < ELEMENTSOF(covered); i++)
+		dir_remove(a, covered[i]);
+	from_records = collect_v2(root, "/sys/fs/bpf/cgacct", &s);
+	ASSERT_TRUE(s.bpf_records && s.bpf_error == 0);
+	snapshot_free(&s);
+	ASSERT_STREQ(from_records, from_files);
+
+	free(from_files);
+	free(from_records);
+	free(pins);
+	free(a);
+	free(cg);
 	tmpdir_remove(root);
 	free(root);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The map by 64-bit key (base/u64map.h): values kept whole through growth,
- * new values zeroed, and a map sized from the last one never growing.
+ * new values zeroed, a map sized from the last one never growing, and the
+ * generations a collection reads and writes.
  */
 #include <stdlib.h>
 
@@ -57,4 +58,25 @@ TEST(a_map_that_expects_its_keys_does_not_grow)
 	/* the slots were never moved: the first value stands where it was put */
 	ASSERT_TRUE(u64map_get(&m, 1) == first);
 	u64map_done(&m);
+}
+
+TEST(a_generation_reads_the_last_and_forgets_what_it_did_not_meet)
+{
+	struct u64gen g = U64GEN_INIT(uint64_t);
+	const void *last;
+	uint64_t *v;
+
+	v = u64gen_put(&g, 1, &last);
+	ASSERT_TRUE(v && *v == 0 && last == NULL);
+	*v = 11;
+	*(uint64_t *)u64gen_put(&g, 2, &last) = 22;
+	u64gen_end(&g);
+	/* the next collection sees 1 and 2 as they were; it meets 1 alone */
+	v = u64gen_put(&g, 1, &last);
+	ASSERT_TRUE(v && *v == 0 && last && *(const uint64_t *)last == 11);
+	*v = 12;
+	u64gen_end(&g);
+	ASSERT_TRUE(u64gen_put(&g, 2, &last) != NULL && last == NULL);
+	ASSERT_TRUE(u64gen_put(&g, 1, &last) != NULL && *(const uint64_t *)last == 12);
+	u64gen_done(&g);
 }
