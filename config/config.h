@@ -42,8 +42,11 @@
  */
 #define CONFIG_RUNTIME_TIMEOUT_USEC_DEFAULT (2 * 1000 * 1000)
 
-/* Where the packaged cgacct-bpf.service pins the BPF bulk reader. */
-#define CONFIG_BPF_PINS_DEFAULT "/sys/fs/bpf/cgacct"
+/*
+ * Where cgacctd.service binds the pins of the BPF bulk reader, which
+ * cgacct-bpf.service makes in /sys/fs/bpf/cgacct.
+ */
+#define CONFIG_BPF_PINS_DEFAULT "/run/cgacct/bpf"
 
 enum config_naming {
 	CONFIG_NAMING_NATIVE,	/* cgroup_* families, cgroup="/path" */

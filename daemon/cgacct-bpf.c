@@ -54,7 +54,8 @@ static int fail(int r, const char *fmt, ...)
 	return 1;
 }
 
-static int unpin(const char *dir)
+/* Removes the pins in dir, and dir itself unless keep_dir. */
+static int unpin(const char *dir, bool keep_dir)
 {
 	char path[PATH_MAX];
 
@@ -63,7 +64,7 @@ static int unpin(const char *dir)
 		if (unlink(path) < 0 && errno != ENOENT)
 			return fail(-errno, "cannot remove %s", path);
 	}
-	if (rmdir(dir) < 0 && errno != ENOENT)
+	if (!keep_dir && rmdir(dir) < 0 && errno != ENOENT)
 		return fail(-errno, "cannot remove %s", dir);
 	return 0;
 }
@@ -157,17 +158,20 @@ static int load(const char *dir, const char *group, const char *root, bool wait)
 	if (wait)
 		links[3] = links[2] ? attach_tracepoint(skel->progs.switched) : NULL;
 	r = links[n - 1] ? 0 : 1;
-	/* a load replaces the one before: readers see the old pins or the new */
+	/*
+	 * A load replaces the pins of the one before in the same folder:
+	 * cgacctd.service binds the folder, which a new one would leave behind.
+	 */
 	if (r == 0)
-		r = unpin(dir);
-	if (r == 0 && mkdir(dir, 0750) < 0)
+		r = unpin(dir, true);
+	if (r == 0 && mkdir(dir, 0750) < 0 && errno != EEXIST)
 		r = fail(-errno, "cannot make %s", dir);
-	if (r == 0 && chown(dir, 0, gid) < 0)
+	if (r == 0 && (chown(dir, 0, gid) < 0 || chmod(dir, 0750) < 0))
 		r = fail(-errno, "cannot hand %s to its group", dir);
 	for (size_t i = 0; r == 0 && i < n; i++)
 		r = pin(links[i], dir, pins[i], gid);
 	if (r != 0)
-		(void)unpin(dir);
+		(void)unpin(dir, false);
 	for (size_t i = 0; i < ELEMENTSOF(links); i++)
 		bpf_link__destroy(links[i]);
 	cgacct__destroy(skel);
@@ -310,7 +314,7 @@ int main(int argc, char **argv)
 	if (strcmp(command, "load") == 0)
 		return load(dir, group, root, wait);
 	if (strcmp(command, "unload") == 0)
-		return unpin(dir);
+		return unpin(dir, false);
 	if (strcmp(command, "dump") == 0)
 		return dump(dir);
 	return usage(stderr, 2);

@@ -67,6 +67,15 @@ settled_dying() {
 }
 
 echo "controllers: [$equal_controllers]" >/tmp/equal.yml
+echo 'bpf_pins: ""' >/tmp/files.yml
+if [ "${SCRAPE_BPF:-0}" = 1 ]; then
+	# pinned and bound where cgacctd.service finds them (bpf_pins)
+	if ! mount -t bpf bpf /sys/fs/bpf || ! cgacct-bpf load || ! mkdir -p /run/cgacct/bpf ||
+		! mount --bind /sys/fs/bpf/cgacct /run/cgacct/bpf; then
+		echo "cgacct-bpf load failed"
+		exit 1
+	fi
+fi
 echo "R equal_controllers 0 $equal_controllers"
 
 cgacctd_pid=
@@ -124,6 +133,13 @@ for n in $sizes; do
 	rm -f /tmp/cgacctd.files /tmp/equal.files /tmp/cgtop.files
 	FILESPY_LOG=/tmp/cgacctd.files LD_PRELOAD=$spy cgacctd --once >/tmp/once.prom
 	files_per_cgroup /tmp/cgacctd.files "$n" cgacctd
+	# the floor is always that of the files cgacctd reads without records
+	if [ "${SCRAPE_BPF:-0}" = 1 ]; then
+		grep -qx 'cgacct_collection_source{source="bpf"} 1' /tmp/once.prom ||
+			{ echo "cgacctd does not read the records"; exit 1; }
+		rm -f /tmp/cgacctd.files
+		FILESPY_LOG=/tmp/cgacctd.files LD_PRELOAD=$spy cgacctd --once --config /tmp/files.yml >/dev/null
+	fi
 	FILESPY_LOG=/tmp/equal.files LD_PRELOAD=$spy cgacctd --once --config /tmp/equal.yml >/dev/null
 	files_per_cgroup /tmp/equal.files "$n" equal
 	FILESPY_LOG=/tmp/cgtop.files LD_PRELOAD=$spy systemd-cgtop -b -n 1 --depth=64 >/tmp/cgtop.out 2>&1

@@ -224,6 +224,9 @@ def verdicts(layout, s):
         best = big['prom_min'] / big['floor_min']
         out.append(f'gzip warm cgacctd/floor at {n}: {r:.2f} (as Prometheus 2.42 asks: '
                    f'OpenMetrics, gzip); fastest round over fastest round: {best:.2f}')
+        if layout.endswith('-bpf'):
+            out.append(f'through the BPF records, gzip warm cgacctd/file floor at {n}: {r:.2f} '
+                       f'(<= 0.5: {mark(r <= 0.5)}; goal <= 0.15: {mark(r <= 0.15)})')
     if big['prom_body']:
         body = big['prom_body']
         gz_mib, om_mib = field([body], 'gz')[0] / MIB, field([body], 'bytes')[0] / MIB

@@ -91,6 +91,11 @@ def compare_once(out, check):
            for k in sorted(f) if k in b1 and k in b2
            and not min(b1[k], b2[k]) <= f[k] <= max(b1[k], b2[k])]
     check("cgacctd/same-values", not off, "; ".join(off[:5]))
+    reloaded = os.path.join(out, "once-reloaded")
+    check("cgacctd/reads-through-a-second-load",
+          os.path.exists(reloaded)
+          and 'cgacct_collection_source{source="bpf"} 1\n' in open(reloaded).read(),
+          "after a second load, the bound folder gave no records")
 
 
 def keyed(text):

@@ -71,7 +71,10 @@ done >$out/files
 su -s /bin/sh cgacct -c "cgacct-bpf dump" >$out/dump2
 echo "dump2 $?" >>$out/status
 # cgacctd as the cgacct user: through the records, from files alone, through
-# the records again, so the files' values lie between the other two's
+# the records again, so the files' values lie between the other two's. Its
+# default bpf_pins is where cgacctd.service binds the pins' folder.
+mkdir -p /run/cgacct/bpf
+mount --bind /sys/fs/bpf/cgacct /run/cgacct/bpf
 printf 'bpf_pins: ""\n' >/tmp/files.yml
 for run in bpf1 files bpf2; do
 	config=
@@ -83,6 +86,11 @@ echo "removed $(stat -c %i $cg/t/busy) $(stat -c %i $cg/t/gone)" >>$out/status
 rmdir $cg/t/busy $cg/t/gone
 cgacct-bpf dump >$out/dump3
 echo "dump3 $?" >>$out/status
+# a second load replaces the pins in the folder the bind still shows
+cgacct-bpf load --group cgacct
+su -s /bin/sh cgacct -c "cgacctd --once" >$out/once-reloaded 2>&1
+echo "reloaded $?" >>$out/status
+umount /run/cgacct/bpf
 cgacct-bpf unload
 echo "unload $?" >>$out/status
 if [ -e /sys/fs/bpf/cgacct ]; then echo "pins-left 1" >>$out/status; fi

@@ -27,7 +27,7 @@ line=$(getent passwd cgacct)
 uid=$(echo "$line" | cut -d: -f3)
 detail=$line
 check package/system-user test -n "$uid" -a "${uid:-1000}" -lt 1000 -a "${line##*:}" = /usr/sbin/nologin
-for unit in cgacctd.service cgacctd.socket; do
+for unit in cgacctd.service cgacctd.socket cgacct-bpf.service; do
 	detail=$(systemctl is-enabled "$unit" 2>&1)
 	check "package/enabled/$unit" test "$detail" = enabled
 done
@@ -47,6 +47,19 @@ check service/exports-init-scope grep -q '^cgroup_cpu_usage_seconds_total{cgroup
 # What the path says runs there: the unit, on cgroup_info (identity.c).
 check service/info-names-the-unit \
 	grep -q '^cgroup_info{cgroup="/system.slice/cgacctd.service",.*,unit="cgacctd.service"}' /tmp/first
+
+# The guest's kernel has no BTF: the BPF loader's condition keeps it from
+# starting (it neither fails nor loads), and cgacctd reads files and says so.
+detail="btf $(test -e /sys/kernel/btf/vmlinux && echo yes || echo no),"
+detail="$detail ConditionResult=$(systemctl show -P ConditionResult cgacct-bpf.service)"
+detail="$detail ActiveState=$(systemctl show -P ActiveState cgacct-bpf.service)"
+check bpf/loader-skipped-without-btf test ! -e /sys/kernel/btf/vmlinux \
+	-a "$(systemctl show -P ConditionResult cgacct-bpf.service)" = no \
+	-a "$(systemctl show -P ActiveState cgacct-bpf.service)" = inactive
+detail=$(grep '^cgacct_collection_source' /tmp/first)
+check bpf/cgacctd-says-files grep -qx 'cgacct_collection_source{source="files"} 1' /tmp/first
+detail=$(journalctl -b -u cgacctd.service -o cat | grep bpf_pins | head -n 1)
+check bpf/journal-says-why contains "$detail" "reading files alone: /run/cgacct/bpf holds no BPF reader"
 
 # The process as systemd started it: its own user, no capabilities,
 # NoNewPrivs, a seccomp filter.
