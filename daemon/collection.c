@@ -155,17 +155,23 @@ static void report_roots(struct collection *c, const struct snapshot *s)
 	strbuf_done(&now);
 }
 
-/* Logs where the values come from when that changes, as report_roots() does. */
+/*
+ * Logs where the values come from when that changes, as report_roots()
+ * does; but not that a host without the loader (no pins, or no v2) reads
+ * files from the start: that is most hosts, and the landing page and
+ * cgacct_collection_source say it.
+ */
 static void report_bpf(struct collection *c, const struct config *cfg, const struct snapshot *s)
 {
 	int now = s->bpf_records ? 1 : s->bpf_error;
+	bool usual = c->bpf_said == 0 && (now == -ENOENT || now == -EMEDIUMTYPE);
 
 	if (now == c->bpf_said)
 		return;
 	if (now == 1)
 		log_notice(c->log, "bpf_pins: reading the BPF records in %s, files for the rest",
 			   cfg->bpf_pins);
-	else if (now < 0)
+	else if (now < 0 && !usual)
 		log_notice(c->log, "bpf_pins: reading files alone: %s %s", cfg->bpf_pins,
 			   snapshot_bpf_problem(now));
 	c->bpf_said = now;

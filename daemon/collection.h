@@ -24,7 +24,7 @@ struct collection {
 	struct id_cache *ids;		  /* NULL: out of memory */
 	struct load_tracker *loads;	  /* NULL: out of memory, and no load averages */
 	struct cputime_tracker *cputimes; /* NULL: out of memory (see collector/cputime.h) */
-	int bpf_said; /* what the log last said of bpf_pins: 1 records, -errno files, 0 nothing */
+	int bpf_said; /* where the last collection read: 1 records, -errno files, 0 none yet */
 	struct containers *containers; /* NULL: no runtime to ask */
 	char *bad_roots; /* what the last collection said of cgroup_roots, for the log */
 };
