@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "collector/bpf/source.h"
@@ -45,6 +46,7 @@ int bpf_source_index(struct bpf_records *records, struct bpf_source *ret)
 	const struct record *r;
 	const char *name;
 	size_t pos = 0;
+	bool waits = false;
 	int err = 0;
 
 	*records = (struct bpf_records){0};
@@ -59,8 +61,10 @@ int bpf_source_index(struct bpf_records *records, struct bpf_source *ret)
 			err = -EBADMSG;
 		else
 			*c = (struct bpf_cgroup){.r = r, .wait_ns = r->wait_ns};
+		waits |= (r->has & RECORD_HAS_WAIT) != 0;
 	}
-	if (err == 0)
+	/* without cgacct-bpf load --wait, the usual case, there is nothing to sum */
+	if (err == 0 && waits)
 		err = sum_waits(&s);
 	if (err < 0) {
 		bpf_source_done(&s);
