@@ -185,6 +185,16 @@ struct field {
 	unsigned has; /* enum record_has */
 };
 
+/* A huge page size's, by the kernel's index of it: hugetlb_pages_0 and so on. */
+#define HUGETLB_FIELD(member, i)                                                                   \
+	{                                                                                          \
+#member "_" #i, offsetof(struct record, member[i]), RECORD_HAS_HUGETLB             \
+	}
+#define HUGETLB_FIELDS(i)                                                                          \
+	HUGETLB_FIELD(hugetlb_pages, i), HUGETLB_FIELD(hugetlb_max_pages, i),                      \
+	    HUGETLB_FIELD(hugetlb_max_events, i)
+_Static_assert(RECORD_HUGETLB_SIZES == 4, "dump prints the sizes a record holds");
+
 static const struct field fields[] = {
     {"cpu_usage_ns", offsetof(struct record, cpu_usage_ns), RECORD_HAS_CPU},
     {"cpu_user_ns", offsetof(struct record, cpu_user_ns), RECORD_HAS_CPU},
@@ -231,6 +241,27 @@ static const struct field fields[] = {
      offsetof(struct record, memory_events_tree[RECORD_MEMORY_OOM_KILL]), RECORD_HAS_MEMORY},
     {"memory_events_tree_oom_group_kill",
      offsetof(struct record, memory_events_tree[RECORD_MEMORY_OOM_GROUP_KILL]), RECORD_HAS_MEMORY},
+    {"swap_pages", offsetof(struct record, swap_pages), RECORD_HAS_MEMORY},
+    {"swap_max_pages", offsetof(struct record, swap_max_pages), RECORD_HAS_MEMORY},
+    {"swap_events_high", offsetof(struct record, swap_events[RECORD_SWAP_HIGH]), RECORD_HAS_MEMORY},
+    {"swap_events_max", offsetof(struct record, swap_events[RECORD_SWAP_MAX]), RECORD_HAS_MEMORY},
+    {"swap_events_fail", offsetof(struct record, swap_events[RECORD_SWAP_FAIL]), RECORD_HAS_MEMORY},
+    {"pressure_cpu_some_ns", offsetof(struct record, pressure_ns[RECORD_PRESSURE_CPU_SOME]),
+     RECORD_HAS_PRESSURE},
+    {"pressure_cpu_full_ns", offsetof(struct record, pressure_ns[RECORD_PRESSURE_CPU_FULL]),
+     RECORD_HAS_PRESSURE},
+    {"pressure_memory_some_ns", offsetof(struct record, pressure_ns[RECORD_PRESSURE_MEMORY_SOME]),
+     RECORD_HAS_PRESSURE},
+    {"pressure_memory_full_ns", offsetof(struct record, pressure_ns[RECORD_PRESSURE_MEMORY_FULL]),
+     RECORD_HAS_PRESSURE},
+    {"pressure_io_some_ns", offsetof(struct record, pressure_ns[RECORD_PRESSURE_IO_SOME]),
+     RECORD_HAS_PRESSURE},
+    {"pressure_io_full_ns", offsetof(struct record, pressure_ns[RECORD_PRESSURE_IO_FULL]),
+     RECORD_HAS_PRESSURE},
+    HUGETLB_FIELDS(0),
+    HUGETLB_FIELDS(1),
+    HUGETLB_FIELDS(2),
+    HUGETLB_FIELDS(3),
     {"pids_current", offsetof(struct record, pids_current), RECORD_HAS_PIDS},
     {"pids_max", offsetof(struct record, pids_max), RECORD_HAS_PIDS},
     {"pids_events_max", offsetof(struct record, pids_events_max), RECORD_HAS_PIDS},

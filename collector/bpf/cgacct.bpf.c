@@ -155,6 +155,34 @@ static void read_events(atomic_long_t *counters, record_u64 *out)
 	    counters, bpf_core_enum_value(enum memcg_memory_event, MEMCG_OOM_GROUP_KILL));
 }
 
+/*
+ * Offsets into the structures read by offset stay far below this; the
+ * verifier adds no offset it knows no bound of to a kernel pointer.
+ */
+#define OFFSET_MAX (1 << 16)
+
+/* The u64 off bytes into p, past what the verifier knows of p's type. */
+static __u64 read_u64_at(const void *p, __u64 off)
+{
+	__u64 v = 0;
+
+	if (off < OFFSET_MAX)
+		bpf_probe_read_kernel(&v, sizeof(v), (const char *)p + off);
+	return v;
+}
+
+static void read_swap(struct mem_cgroup *memcg, struct record *r)
+{
+	r->swap_pages = (__u64)BPF_CORE_READ(memcg, swap.usage.counter);
+	r->swap_max_pages = BPF_CORE_READ(memcg, swap.max);
+	r->swap_events[RECORD_SWAP_HIGH] = event_count(
+	    memcg->memory_events, bpf_core_enum_value(enum memcg_memory_event, MEMCG_SWAP_HIGH));
+	r->swap_events[RECORD_SWAP_MAX] = event_count(
+	    memcg->memory_events, bpf_core_enum_value(enum memcg_memory_event, MEMCG_SWAP_MAX));
+	r->swap_events[RECORD_SWAP_FAIL] = event_count(
+	    memcg->memory_events, bpf_core_enum_value(enum memcg_memory_event, MEMCG_SWAP_FAIL));
+}
+
 static void read_memory(struct cgroup *cgrp, struct record *r)
 {
 	struct cgroup_subsys_state *css =
@@ -173,6 +201,78 @@ static void read_memory(struct cgroup *cgrp, struct record *r)
 	r->memory_min_pages = BPF_CORE_READ(memcg, memory.min);
 	read_events(memcg->memory_events_local, r->memory_events);
 	read_events(memcg->memory_events, r->memory_events_tree);
+	read_swap(memcg, r);
+}
+
+/* psi_group's total[PSI_AVGS][state]: what psi_show() prints, in nanoseconds. */
+static __u64 pressure_total(struct psi_group *psi, int state)
+{
+	__u64 row = bpf_core_enum_value(enum psi_states, NR_PSI_STATES) - 1;
+	__u64 avgs = bpf_core_enum_value(enum psi_aggregators, PSI_AVGS);
+
+	return read_u64_at(psi, bpf_core_field_offset(struct psi_group, total) +
+				    (avgs * row + (__u64)state) * sizeof(__u64));
+}
+
+/*
+ * The totals as the last aggregation of the per-CPU times left them: a
+ * read of the file aggregates first, the walk does not (it would take the
+ * group's mutex), so a busy cgroup's totals can be up to one aggregation
+ * period (2 s) behind its files'.
+ */
+static void read_pressure(struct cgroup *cgrp, struct record *r)
+{
+	struct psi_group *psi = cgrp->psi;
+
+	/* none where PSI is off; the files are hidden where cgroup.pressure is 0 */
+	if (!psi || !psi->enabled)
+		return;
+	r->has |= RECORD_HAS_PRESSURE;
+	r->pressure_ns[RECORD_PRESSURE_CPU_SOME] =
+	    pressure_total(psi, bpf_core_enum_value(enum psi_states, PSI_CPU_SOME));
+	r->pressure_ns[RECORD_PRESSURE_CPU_FULL] =
+	    pressure_total(psi, bpf_core_enum_value(enum psi_states, PSI_CPU_FULL));
+	r->pressure_ns[RECORD_PRESSURE_MEMORY_SOME] =
+	    pressure_total(psi, bpf_core_enum_value(enum psi_states, PSI_MEM_SOME));
+	r->pressure_ns[RECORD_PRESSURE_MEMORY_FULL] =
+	    pressure_total(psi, bpf_core_enum_value(enum psi_states, PSI_MEM_FULL));
+	r->pressure_ns[RECORD_PRESSURE_IO_SOME] =
+	    pressure_total(psi, bpf_core_enum_value(enum psi_states, PSI_IO_SOME));
+	r->pressure_ns[RECORD_PRESSURE_IO_FULL] =
+	    pressure_total(psi, bpf_core_enum_value(enum psi_states, PSI_IO_FULL));
+}
+
+/* A field of struct hugetlb_cgroup, by its offset from the css the cgroup points at. */
+#define HUGETLB_FIELD(field)                                                                       \
+	(bpf_core_field_offset(struct hugetlb_cgroup, field) -                                     \
+	 bpf_core_field_offset(struct hugetlb_cgroup, css))
+
+static void read_hugetlb(struct cgroup *cgrp, struct record *r)
+{
+	__u64 counter_size = bpf_core_type_size(struct page_counter);
+	__u64 sizes = bpf_core_field_size(struct hugetlb_cgroup, hugepage) / counter_size;
+	__u64 row = bpf_core_enum_value(enum hugetlb_memory_event, HUGETLB_NR_MEMORY_EVENTS) *
+		    sizeof(atomic_long_t);
+	__u64 max =
+	    bpf_core_enum_value(enum hugetlb_memory_event, HUGETLB_MAX) * sizeof(atomic_long_t);
+	struct cgroup_subsys_state *css;
+
+	if (!bpf_core_enum_value_exists(enum cgroup_subsys_id, hugetlb_cgrp_id))
+		return;
+	css = cgrp->subsys[bpf_core_enum_value(enum cgroup_subsys_id, hugetlb_cgrp_id)];
+	if (!css)
+		return;
+	r->has |= RECORD_HAS_HUGETLB;
+	for (__u64 i = 0; i < RECORD_HUGETLB_SIZES && i < sizes; i++) {
+		__u64 counter = HUGETLB_FIELD(hugepage) + i * counter_size;
+
+		r->hugetlb_pages[i] =
+		    read_u64_at(css, counter + bpf_core_field_offset(struct page_counter, usage));
+		r->hugetlb_max_pages[i] =
+		    read_u64_at(css, counter + bpf_core_field_offset(struct page_counter, max));
+		r->hugetlb_max_events[i] =
+		    read_u64_at(css, HUGETLB_FIELD(events_local) + i * row + max);
+	}
 }
 
 static void read_pids(struct cgroup *cgrp, struct record *r)
@@ -244,6 +344,8 @@ int walk(struct bpf_iter__cgroup *ctx)
 		read_cpu(cgrp, &s->r);
 		read_memory(cgrp, &s->r);
 		read_pids(cgrp, &s->r);
+		read_pressure(cgrp, &s->r);
+		read_hugetlb(cgrp, &s->r);
 	}
 	if (wait_tracking && cgrp->level > 0) {
 		s->r.has |= RECORD_HAS_WAIT;

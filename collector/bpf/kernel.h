@@ -44,12 +44,39 @@ struct cgroup {
 	struct cgroup_base_stat bstat;
 	struct prev_cputime prev_cputime;
 	__u64 wait_usec; /* the kernel series' (kernel/), flushed with bstat */
+	struct psi_group *psi;
 } __kernel_type;
+
+/*
+ * total is [NR_PSI_AGGREGATORS][NR_PSI_STATES - 1] in C, but pahole writes
+ * a two-dimensional array into BTF as one dimension of all its elements,
+ * and CO-RE matches a field only to the same shape: declared flat, its
+ * offset is relocated and the element found from it (cgacct.bpf.c).
+ */
+struct psi_group {
+	bool enabled;
+	__u64 total[1];
+} __kernel_type;
+
+enum psi_states {
+	PSI_IO_SOME,
+	PSI_IO_FULL,
+	PSI_MEM_SOME,
+	PSI_MEM_FULL,
+	PSI_CPU_SOME,
+	PSI_CPU_FULL,
+	NR_PSI_STATES,
+};
+
+enum psi_aggregators {
+	PSI_AVGS,
+};
 
 enum cgroup_subsys_id {
 	cpu_cgrp_id,
 	memory_cgrp_id,
 	pids_cgrp_id,
+	hugetlb_cgrp_id,
 };
 
 struct cfs_bandwidth {
@@ -94,14 +121,35 @@ enum memcg_memory_event {
 	MEMCG_OOM,
 	MEMCG_OOM_KILL,
 	MEMCG_OOM_GROUP_KILL,
+	MEMCG_SWAP_HIGH,
+	MEMCG_SWAP_MAX,
+	MEMCG_SWAP_FAIL,
 };
 
 struct mem_cgroup {
 	struct cgroup_subsys_state css;
 	struct page_counter memory;
+	struct page_counter swap;
 	atomic_long_t memory_events[8];
 	atomic_long_t memory_events_local[8];
 } __kernel_type;
+
+/*
+ * hugepage[HUGE_MAX_HSTATE] and events_local[HUGE_MAX_HSTATE]
+ * [HUGETLB_NR_MEMORY_EVENTS] (flat in BTF, as psi_group's total) are
+ * reached by offset: the first length is the architecture's, the second
+ * the kernel's.
+ */
+struct hugetlb_cgroup {
+	struct cgroup_subsys_state css;
+	struct page_counter hugepage[1];
+	atomic_long_t events_local[1];
+} __kernel_type;
+
+enum hugetlb_memory_event {
+	HUGETLB_MAX,
+	HUGETLB_NR_MEMORY_EVENTS,
+};
 
 /* pids.events "max": the subtree's count since 6.12 (events[PIDCG_MAX]), events_limit before. */
 enum pidcg_event {

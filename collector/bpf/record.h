@@ -20,7 +20,7 @@ typedef __u32 record_u32;
 typedef __u64 record_u64;
 #endif
 
-#define RECORD_MAGIC 0x63676163637434ULL /* "cgacct4" */
+#define RECORD_MAGIC 0x63676163637435ULL /* "cgacct5" */
 
 /* Which controllers' fields hold values: those whose state the cgroup has. */
 enum record_has {
@@ -30,6 +30,8 @@ enum record_has {
 	RECORD_HAS_WAIT = 1 << 3,	    /* cgacct-bpf load --wait */
 	RECORD_HAS_CPU_CONTROLLER = 1 << 4, /* the rest of cpu.stat, cpu.max, cpu.weight */
 	RECORD_HAS_KERNEL_WAIT = 1 << 5,    /* cpu.stat wait_usec: a kernel with the series */
+	RECORD_HAS_PRESSURE = 1 << 6,	    /* the cgroup's pressure files are shown */
+	RECORD_HAS_HUGETLB = 1 << 7,
 };
 
 /* memory.events, in the order the file lists them. */
@@ -42,6 +44,28 @@ enum record_memory_event {
 	RECORD_MEMORY_OOM_GROUP_KILL,
 	RECORD_MEMORY_EVENTS,
 };
+
+/* memory.swap.events, in the order the file lists them. */
+enum record_swap_event {
+	RECORD_SWAP_HIGH,
+	RECORD_SWAP_MAX,
+	RECORD_SWAP_FAIL,
+	RECORD_SWAP_EVENTS,
+};
+
+/* The pressure files' totals, in the order cgacctd reads the files. */
+enum record_pressure {
+	RECORD_PRESSURE_CPU_SOME,
+	RECORD_PRESSURE_CPU_FULL,
+	RECORD_PRESSURE_MEMORY_SOME,
+	RECORD_PRESSURE_MEMORY_FULL,
+	RECORD_PRESSURE_IO_SOME,
+	RECORD_PRESSURE_IO_FULL,
+	RECORD_PRESSURE_TOTALS,
+};
+
+/* Huge page sizes a record holds, by the kernel's index of each (its hstate). */
+#define RECORD_HUGETLB_SIZES 4
 
 struct record {
 	record_u64 magic;
@@ -78,6 +102,27 @@ struct record {
 	record_u64 memory_min_pages;
 	record_u64 memory_events[RECORD_MEMORY_EVENTS];	     /* memory.events.local */
 	record_u64 memory_events_tree[RECORD_MEMORY_EVENTS]; /* memory.events */
+
+	/* memory.swap.current and memory.swap.max: pages; memory.swap.events */
+	record_u64 swap_pages;
+	record_u64 swap_max_pages;
+	record_u64 swap_events[RECORD_SWAP_EVENTS];
+
+	/*
+	 * The pressure files' "total": nanoseconds, as of the kernel's last
+	 * aggregation of its per-CPU times (every 2 s while the cgroup has
+	 * tasks, and at each read of one of the files).
+	 */
+	record_u64 pressure_ns[RECORD_PRESSURE_TOTALS];
+
+	/*
+	 * hugetlb.<size>.current and .max (pages) and .events.local "max", by
+	 * the kernel's index of the size: the order in which it made the
+	 * sizes, and so their files (collector/controllers/hugetlb.c).
+	 */
+	record_u64 hugetlb_pages[RECORD_HUGETLB_SIZES];
+	record_u64 hugetlb_max_pages[RECORD_HUGETLB_SIZES];
+	record_u64 hugetlb_max_events[RECORD_HUGETLB_SIZES];
 
 	/* pids.current, pids.max and pids.events "max" */
 	record_u64 pids_current;

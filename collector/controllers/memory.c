@@ -14,8 +14,8 @@
  * hierarchical) are the ones with the same meaning; cache/rss are v2's
  * file/anon. All sizes in memory.stat are bytes on both.
  *
- * A BPF record (collector/bpf/) holds the page counters and both event
- * arrays; memory.stat and the swap files stay files.
+ * A BPF record (collector/bpf/) holds the page counters, swap's among
+ * them, and the event arrays; memory.stat stays a file.
  */
 #include "base/util.h"
 #include "collector/bpf/source.h"
@@ -134,6 +134,9 @@ static const struct key_metric memory_v2_swap_events[] = {
     {"fail", METRIC_MEMORY_SWAP_EVENTS, "fail", 0},
 };
 
+_Static_assert(ELEMENTSOF(memory_v2_swap_events) == RECORD_SWAP_EVENTS,
+	       "a record's swap events are memory.swap.events' keys, in order");
+
 /* A page counter as its file prints it: bytes, PAGE_COUNTER_MAX being "max". */
 static uint64_t counter_bytes(const struct reader_ctx *c, uint64_t pages)
 {
@@ -169,21 +172,23 @@ static int memory_from_record(const struct reader_ctx *c, const struct record *r
 	if (r >= 0)
 		r = reader_emit_keys(c, memory_v2_events, ELEMENTSOF(memory_v2_events),
 				     rec->memory_events_tree, (1u << RECORD_MEMORY_EVENTS) - 1);
+	if (r >= 0)
+		r = reader_emit(c, METRIC_MEMORY_SWAP_USAGE, NULL,
+				counter_bytes(c, rec->swap_pages), 1);
+	if (r >= 0)
+		r = reader_emit(c, METRIC_MEMORY_SWAP_LIMIT, NULL,
+				counter_bytes(c, rec->swap_max_pages), 1);
+	if (r >= 0)
+		r = reader_emit_keys(c, memory_v2_swap_events, ELEMENTSOF(memory_v2_swap_events),
+				     rec->swap_events, (1u << RECORD_SWAP_EVENTS) - 1);
 	return r;
 }
 
-/* What only files have: swap and memory.stat. */
-static int memory_v2_rest(const struct reader_ctx *c)
+/* What only files have: memory.stat. */
+static int memory_v2_stat_file(const struct reader_ctx *c)
 {
-	int r = read_file_metrics(c, memory_v2_swap_files, ELEMENTSOF(memory_v2_swap_files));
-
-	if (r >= 0)
-		r = read_keyed_file(c, "memory.swap.events", memory_v2_swap_events,
-				    ELEMENTSOF(memory_v2_swap_events), NULL, NULL);
-	if (r >= 0)
-		r = read_keyed_file(c, "memory.stat", memory_v2_stat, ELEMENTSOF(memory_v2_stat),
-				    NULL, NULL);
-	return r;
+	return read_keyed_file(c, "memory.stat", memory_v2_stat, ELEMENTSOF(memory_v2_stat), NULL,
+			       NULL);
 }
 
 /*
@@ -199,7 +204,7 @@ static int memory_read_v2(const struct reader_ctx *c)
 		if (!(rec->has & RECORD_HAS_MEMORY))
 			return 0;
 		r = memory_from_record(c, rec);
-		return r < 0 ? r : memory_v2_rest(c);
+		return r < 0 ? r : memory_v2_stat_file(c);
 	}
 	r = read_file_metrics(c, memory_v2_files, ELEMENTSOF(memory_v2_files));
 	if (r >= 0)
@@ -208,7 +213,12 @@ static int memory_read_v2(const struct reader_ctx *c)
 	if (r >= 0)
 		r = read_keyed_file(c, "memory.events", memory_v2_events,
 				    ELEMENTSOF(memory_v2_events), NULL, NULL);
-	return r < 0 ? r : memory_v2_rest(c);
+	if (r >= 0)
+		r = read_file_metrics(c, memory_v2_swap_files, ELEMENTSOF(memory_v2_swap_files));
+	if (r >= 0)
+		r = read_keyed_file(c, "memory.swap.events", memory_v2_swap_events,
+				    ELEMENTSOF(memory_v2_swap_events), NULL, NULL);
+	return r < 0 ? r : memory_v2_stat_file(c);
 }
 
 const struct controller_reader reader_memory = {

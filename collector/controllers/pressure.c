@@ -6,12 +6,14 @@
  * Only the cumulative "total" (microseconds) is exported: rate() over it
  * gives any window, while the kernel's avg10/60/300 are fixed windows that
  * Prometheus would sample, not aggregate. A line whose last word is not
- * total is malformed.
+ * total is malformed. A BPF record holds the totals too
+ * (collector/bpf/cgacct.bpf.c says how current they are).
  */
 #include <errno.h>
 #include <string.h>
 
 #include "base/util.h"
+#include "collector/bpf/source.h"
 #include "collector/controllers/controller.h"
 #include "collector/controllers/pressure.h"
 #include "collector/parse.h"
@@ -73,8 +75,31 @@ static const struct {
     {"io.pressure", METRIC_PRESSURE_IO_WAITING, METRIC_PRESSURE_IO_STALLED},
 };
 
+_Static_assert(ELEMENTSOF(pressure_files) * 2 == RECORD_PRESSURE_TOTALS,
+	       "a record's totals are the files' some and full, in the files' order");
+
+/* The kernel's nanoseconds, which the files print in microseconds, rounded down. */
+static int pressure_from_record(const struct reader_ctx *c, const struct record *rec)
+{
+	int r = 0;
+
+	if (!(rec->has & RECORD_HAS_PRESSURE))
+		return 0;
+	for (size_t i = 0; r >= 0 && i < ELEMENTSOF(pressure_files); i++) {
+		r = reader_emit(c, pressure_files[i].some, NULL, rec->pressure_ns[2 * i] / 1000, 1);
+		if (r >= 0)
+			r = reader_emit(c, pressure_files[i].full, NULL,
+					rec->pressure_ns[2 * i + 1] / 1000, 1);
+	}
+	return r;
+}
+
 static int pressure_read_v2(const struct reader_ctx *c)
 {
+	const struct record *rec = reader_record(c);
+
+	if (rec)
+		return pressure_from_record(c, rec);
 	for (size_t i = 0; i < ELEMENTSOF(pressure_files); i++) {
 		const char *buf;
 		uint64_t totals[2], found;

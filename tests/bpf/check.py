@@ -177,6 +177,23 @@ def main(out):
         events = keyed(f["memory.events.local"])
         for i, key in enumerate(("low", "high", "max", "oom", "oom_kill", "oom_group_kill")):
             between("%s/memory-events-%s" % (where, key), ino, "memory_events_" + key, events[key])
+        between("%s/swap-current" % where, ino, "swap_pages",
+                int(f["memory.swap.current"]) // PAGE)
+        limit = f["memory.swap.max"].strip()
+        check("%s/swap-max" % where,
+              int(r["swap_max_pages"]) == (PAGE_COUNTER_MAX if limit == "max"
+                                           else int(limit) // PAGE),
+              "memory.swap.max %s, record %s pages" % (limit, r["swap_max_pages"]))
+        events = keyed(f["memory.swap.events"])
+        for key in ("high", "max", "fail"):
+            between("%s/swap-events-%s" % (where, key), ino, "swap_events_" + key, events[key])
+        # the files aggregate the per-CPU times as they are read: the later dump has them
+        for res in ("cpu", "memory", "io"):
+            totals = {line.split()[0]: int(line.rsplit("total=", 1)[1])
+                      for line in f[res + ".pressure"].splitlines()}
+            for kind in ("some", "full"):
+                between("%s/pressure-%s-%s" % (where, res, kind), ino,
+                        "pressure_%s_%s_ns" % (res, kind), totals[kind], 1000)
         between("%s/pids-current" % where, ino, "pids_current", int(f["pids.current"]))
         limit = f["pids.max"].strip()
         check("%s/pids-max" % where,
@@ -185,6 +202,15 @@ def main(out):
 
     # What the workloads did shows: a check that a reader of zeros would fail.
     busy, throttled = d1[by_path["/t/busy"]], d1[by_path["/t/throttled"]]
+    mem, waited = d1[by_path["/t/mem"]], d2[by_path["/t/wait"]]
+    hugetlb_limits = sorted(int(v) for k, v in mem.items() if k.startswith("hugetlb_max_pages_"))
+    written = sorted(int(line.split()[2]) // PAGE for line in open(os.path.join(out, "status"))
+                     if line.startswith("hugetlb-limit "))
+    check("work-shows-beyond-cpu", int(mem["swap_max_pages"]) == 32 * 2**20 // PAGE
+          and int(waited["pressure_cpu_some_ns"]) > 10**8
+          and written and set(written) <= set(hugetlb_limits),
+          "t/mem swap max %s pages, hugetlb limits %s (written %s); t/wait cpu some %s ns"
+          % (mem["swap_max_pages"], hugetlb_limits, written, waited["pressure_cpu_some_ns"]))
     check("work-shows", int(busy["cpu_usage_ns"]) > 10**8
           and int(throttled["cpu_throttled_periods"]) > 0
           and int(d1[by_path["/t/mem"]]["memory_pages"]) >= 8 * 2**20 // PAGE

@@ -9,18 +9,29 @@ cg=/sys/fs/cgroup
 out=/out
 mount -t bpf bpf /sys/fs/bpf || echo "FAIL: mount bpffs"
 
-echo "+cpu +memory +pids" >$cg/cgroup.subtree_control
+echo "+cpu +memory +pids +hugetlb" >$cg/cgroup.subtree_control
 # loaded first, with the wait program: it sees every wait from here on
 cgacct-bpf load --group cgacct --wait
 echo "load $?" >$out/status
 
 mkdir -p $cg/t/busy $cg/t/throttled $cg/t/limited/deep $cg/t/mem $cg/t/wait $cg/t/gone
-echo "+cpu +memory +pids" >$cg/t/cgroup.subtree_control
-echo "+cpu +memory +pids" >$cg/t/limited/cgroup.subtree_control
+echo "+cpu +memory +pids +hugetlb" >$cg/t/cgroup.subtree_control
+echo "+cpu +memory +pids +hugetlb" >$cg/t/limited/cgroup.subtree_control
 echo "20000 100000" >$cg/t/throttled/cpu.max
 echo 10000 >$cg/t/throttled/cpu.max.burst
 echo 7 >$cg/t/limited/pids.max
 echo 64M >$cg/t/mem/memory.max
+echo 32M >$cg/t/mem/memory.swap.max
+# a limit per huge page size, each its own, so that a size mistaken for another shows
+limit=4
+for f in "$cg"/t/mem/hugetlb.*.max; do
+	case $f in *.rsvd.max) continue ;; esac
+	size=${f#"$cg/t/mem/hugetlb."}
+	size=${size%.max}
+	case $size in *GB) echo "${limit}G" ;; *) echo "${limit}M" ;; esac >"$f"
+	echo "hugetlb-limit $size $(cat "$f")" >>$out/status
+	limit=$((limit * 2))
+done
 
 # in CGROUP, run COMMAND: the subshell moves itself there first
 run_in() {
@@ -62,7 +73,8 @@ echo "dump1 $?" >>$out/status
 find $cg -type d | while read -r d; do
 	echo "D $(stat -c %i "$d") ${d#"$cg"}"
 	for f in cpu.stat cpu.max cpu.max.burst memory.current memory.peak memory.max memory.events.local \
-		pids.current pids.max; do
+		memory.swap.current memory.swap.max memory.swap.events cpu.pressure memory.pressure \
+		io.pressure pids.current pids.max; do
 		[ -e "$d/$f" ] || continue
 		echo "F $f"
 		cat "$d/$f"

@@ -494,6 +494,64 @@ static uint64_t pages(const char *dir, const char *file)
 	return bytes == UINT64_MAX ? (uint64_t)INT64_MAX / size : bytes / size;
 }
 
+/* The total= of a pressure file's line that starts with kind. */
+static uint64_t pressure_total(const char *dir, const char *file, const char *kind)
+{
+	char *path, *buf, *line;
+	size_t len;
+	uint64_t v;
+
+	ASSERT_TRUE(asprintf(&path, "%s/%s", dir, file) >= 0);
+	ASSERT_EQ(read_file_at(AT_FDCWD, path, &buf, &len), 0);
+	line = strstr(buf, kind);
+	ASSERT_TRUE(line != NULL && strstr(line, "total=") != NULL);
+	v = strtoull(strstr(line, "total=") + strlen("total="), NULL, 10);
+	free(buf);
+	free(path);
+	return v;
+}
+
+/*
+ * The sizes of the test's cgroup, where the kernel's index of a size
+ * (which records go by) is the order its files were made in: their inode
+ * numbers' order, whatever order the directory lists them in.
+ */
+static void hugetlb_of(const char *dir, struct record *r)
+{
+	static const char *const sizes[] = {"1GB", "2MB"};
+	uint64_t ino[ELEMENTSOF(sizes)];
+
+	for (size_t i = 0; i < ELEMENTSOF(sizes); i++) {
+		char *events;
+		struct stat st;
+
+		ASSERT_TRUE(asprintf(&events, "%s/hugetlb.%s.events", dir, sizes[i]) >= 0);
+		ASSERT_EQ(stat(events, &st), 0);
+		ino[i] = st.st_ino;
+		free(events);
+	}
+	for (size_t i = 0; i < ELEMENTSOF(sizes); i++) {
+		size_t k = ino[i] > ino[1 - i]; /* the size's index */
+		char *current, *max, *local;
+		uint64_t per_huge_page = (i == 0 ? UINT64_C(1) << 30 : UINT64_C(2) << 20) /
+					 (uint64_t)sysconf(_SC_PAGESIZE);
+		uint64_t counter_max = (uint64_t)INT64_MAX / (uint64_t)sysconf(_SC_PAGESIZE);
+
+		ASSERT_TRUE(asprintf(&current, "hugetlb.%s.current", sizes[i]) >= 0);
+		ASSERT_TRUE(asprintf(&max, "hugetlb.%s.max", sizes[i]) >= 0);
+		ASSERT_TRUE(asprintf(&local, "hugetlb.%s.events.local", sizes[i]) >= 0);
+		r->hugetlb_pages[k] = pages(dir, current);
+		/* "max": the largest count of whole huge pages a page counter holds */
+		r->hugetlb_max_pages[k] = file_number(dir, max, NULL) == UINT64_MAX
+					      ? counter_max - counter_max % per_huge_page
+					      : pages(dir, max);
+		r->hugetlb_max_events[k] = file_number(dir, local, "max");
+		free(current);
+		free(max);
+		free(local);
+	}
+}
+
 /* The record the BPF walk would give for the cgroup whose files are in dir. */
 static struct record record_of(const char *dir, uint64_t id, uint64_t parent)
 {
@@ -533,7 +591,22 @@ static struct record record_of(const char *dir, uint64_t id, uint64_t parent)
 	};
 	uint64_t quota = file_number(dir, "cpu.max", NULL);
 
+	static const char *const swap_events[RECORD_SWAP_EVENTS] = {"high", "max", "fail"};
+	static const char *const pressure[] = {"cpu.pressure", "memory.pressure", "io.pressure"};
+
 	r.cpu_quota_ns = quota == UINT64_MAX ? RECORD_UNLIMITED : quota * 1000;
+	r.swap_pages = pages(dir, "memory.swap.current");
+	r.swap_max_pages = pages(dir, "memory.swap.max");
+	for (size_t i = 0; i < RECORD_SWAP_EVENTS; i++)
+		r.swap_events[i] = file_number(dir, "memory.swap.events", swap_events[i]);
+	/* nanoseconds below a microsecond, which the files leave out */
+	r.has |= RECORD_HAS_PRESSURE;
+	for (size_t i = 0; i < ELEMENTSOF(pressure); i++) {
+		r.pressure_ns[2 * i] = pressure_total(dir, pressure[i], "some") * 1000 + 999;
+		r.pressure_ns[2 * i + 1] = pressure_total(dir, pressure[i], "full") * 1000 + 999;
+	}
+	r.has |= RECORD_HAS_HUGETLB;
+	hugetlb_of(dir, &r);
 	for (size_t i = 0; i < RECORD_MEMORY_EVENTS; i++) {
 		r.memory_events[i] = file_number(dir, "memory.events.local", events[i]);
 		r.memory_events_tree[i] = file_number(dir, "memory.events", events[i]);
@@ -604,11 +677,33 @@ static char *collect_v2(const char *root, const char *pins, struct snapshot *ret
  */
 TEST(bpf_records_give_what_their_files_would)
 {
-	static const char *const covered[] = {
-	    "cpu.stat",	      "cpu.max",     "cpu.max.burst", "cpu.weight",
-	    "memory.current", "memory.peak", "memory.max",    "memory.high",
-	    "memory.low",     "memory.min",  "memory.events", "memory.events.local",
-	    "pids.current",   "pids.max",    "pids.events"};
+	static const char *const covered[] = {"cpu.stat",
+					      "cpu.max",
+					      "cpu.max.burst",
+					      "cpu.weight",
+					      "memory.current",
+					      "memory.peak",
+					      "memory.max",
+					      "memory.high",
+					      "memory.low",
+					      "memory.min",
+					      "memory.events",
+					      "memory.events.local",
+					      "pids.current",
+					      "pids.max",
+					      "pids.events",
+					      "memory.swap.current",
+					      "memory.swap.max",
+					      "memory.swap.events",
+					      "cpu.pressure",
+					      "memory.pressure",
+					      "io.pressure",
+					      "hugetlb.2MB.current",
+					      "hugetlb.2MB.max",
+					      "hugetlb.2MB.events.local",
+					      "hugetlb.1GB.current",
+					      "hugetlb.1GB.max",
+					      "hugetlb.1GB.events.local"};
 	char *root = tmpdir_make(), *cg, *a, *pins, *from_files, *from_records;
 	struct record r[2];
 	struct snapshot s;
@@ -620,8 +715,14 @@ TEST(bpf_records_give_what_their_files_would)
 	mkdir_p(cg);
 	make_cgroup(cg, NULL, NULL, NULL);
 	make_cgroup(cg, "a", "v2", NULL);
+	/* a second size, unlimited, with other values than the fixture's 2MB */
+	file_write(a, "hugetlb.1GB.current", "1073741824\n");
+	file_write(a, "hugetlb.1GB.max", "max\n");
+	file_write(a, "hugetlb.1GB.events", "max 9\n");
+	file_write(a, "hugetlb.1GB.events.local", "max 7\n");
 
 	from_files = collect_v2(root, "/sys/fs/bpf/cgacct", &s);
+	ASSERT_TRUE(strstr(from_files, "pagesize=\"1GB\"") != NULL);
 	ASSERT_TRUE(!s.bpf_records && s.bpf_error == -ENOENT);
 	snapshot_free(&s);
 

@@ -54,9 +54,12 @@ TEST(hugetlb_sizes_are_listed_once_per_collection)
 	struct reading r;
 
 	file_write(a, "hugetlb.2MB.current", "4096\n");
+	file_write(a, "hugetlb.2MB.events", "max 0\n");
 	file_write(a, "hugetlb.2MB.rsvd.current", "0\n");
 	file_write(b, "hugetlb.2MB.current", "8192\n");
+	file_write(b, "hugetlb.2MB.events", "max 0\n");
 	file_write(b, "hugetlb.1GB.current", "1073741824\n");
+	file_write(b, "hugetlb.1GB.events", "max 0\n");
 	reading_open(&r, a);
 	r.ctx.hugetlb = &sizes;
 	ASSERT_EQ(reader_hugetlb.read_v2(&r.ctx), 0);
@@ -76,4 +79,33 @@ TEST(hugetlb_sizes_are_listed_once_per_collection)
 	tmpdir_remove(b);
 	free(a);
 	free(b);
+}
+
+/*
+ * The sizes in the order the kernel made their files (inode numbers), its
+ * index of each, which BPF records hold them by; a tmpfs directory, like
+ * the tests' (tests/unit/meson.build), lists the newest entry first.
+ */
+TEST(hugetlb_sizes_are_in_the_kernels_order)
+{
+	static const char *const made[] = {"1GB", "2MB", "64KB"};
+	char *a = tmpdir_make(), name[64];
+	struct hugetlb_sizes sizes = {0};
+	struct reading r;
+
+	for (size_t i = 0; i < ELEMENTSOF(made); i++) {
+		snprintf(name, sizeof(name), "hugetlb.%s.events", made[i]);
+		file_write(a, name, "max 0\n");
+		snprintf(name, sizeof(name), "hugetlb.%s.current", made[i]);
+		file_write(a, name, "0\n");
+	}
+	reading_open(&r, a);
+	r.ctx.hugetlb = &sizes;
+	ASSERT_EQ(reader_hugetlb.read_v2(&r.ctx), 0);
+	ASSERT_EQ(sizes.n, ELEMENTSOF(made));
+	for (size_t i = 0; i < ELEMENTSOF(made); i++)
+		ASSERT_STREQ(sizes.size[i], made[i]);
+	reading_close(&r);
+	tmpdir_remove(a);
+	free(a);
 }
