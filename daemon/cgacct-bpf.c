@@ -54,8 +54,8 @@ static int fail(int r, const char *fmt, ...)
 	return 1;
 }
 
-/* Removes the pins in dir, and dir itself unless keep_dir. */
-static int unpin(const char *dir, bool keep_dir)
+/* Removes the pins in dir; dir stays, for a reader that bound it. */
+static int unpin(const char *dir)
 {
 	char path[PATH_MAX];
 
@@ -64,8 +64,6 @@ static int unpin(const char *dir, bool keep_dir)
 		if (unlink(path) < 0 && errno != ENOENT)
 			return fail(-errno, "cannot remove %s", path);
 	}
-	if (!keep_dir && rmdir(dir) < 0 && errno != ENOENT)
-		return fail(-errno, "cannot remove %s", dir);
 	return 0;
 }
 
@@ -159,11 +157,12 @@ static int load(const char *dir, const char *group, const char *root, bool wait)
 		links[3] = links[2] ? attach_tracepoint(skel->progs.switched) : NULL;
 	r = links[n - 1] ? 0 : 1;
 	/*
-	 * A load replaces the pins of the one before in the same folder:
-	 * cgacctd.service binds the folder, which a new one would leave behind.
+	 * A load replaces the pins of the one before in the same folder, and
+	 * unload leaves the folder: cgacctd.service binds it, and a new folder
+	 * would not show through the bind.
 	 */
 	if (r == 0)
-		r = unpin(dir, true);
+		r = unpin(dir);
 	if (r == 0 && mkdir(dir, 0750) < 0 && errno != EEXIST)
 		r = fail(-errno, "cannot make %s", dir);
 	if (r == 0 && (chown(dir, 0, gid) < 0 || chmod(dir, 0750) < 0))
@@ -171,7 +170,7 @@ static int load(const char *dir, const char *group, const char *root, bool wait)
 	for (size_t i = 0; r == 0 && i < n; i++)
 		r = pin(links[i], dir, pins[i], gid);
 	if (r != 0)
-		(void)unpin(dir, false);
+		(void)unpin(dir);
 	for (size_t i = 0; i < ELEMENTSOF(links); i++)
 		bpf_link__destroy(links[i]);
 	cgacct__destroy(skel);
@@ -345,7 +344,7 @@ int main(int argc, char **argv)
 	if (strcmp(command, "load") == 0)
 		return load(dir, group, root, wait);
 	if (strcmp(command, "unload") == 0)
-		return unpin(dir, false);
+		return unpin(dir);
 	if (strcmp(command, "dump") == 0)
 		return dump(dir);
 	return usage(stderr, 2);

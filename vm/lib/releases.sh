@@ -11,7 +11,10 @@
 #                          debian/changelog's), rel_sources (the archive's
 #                          sources lines) and rel_runtime (the run-time
 #                          libraries of the package, for images that install
-#                          it offline); RELEASE is a codename or debianNN
+#                          it offline) and rel_kernel (the Debian kernel
+#                          package its image carries, booted by
+#                          vm/guest --kernel image, or empty); RELEASE is a
+#                          codename or debianNN
 
 # The releases, oldest first; the last is the default (a new host's).
 releases=(bookworm trixie)
@@ -25,10 +28,13 @@ release_set() {
 		# stable updates are: below 0.1.0-1, so that 12 -> 13 upgrades.
 		rel_suffix='~deb12u1'
 		rel_runtime=libmicrohttpd12,libgnutls30
+		rel_kernel=
 		;;
 	trixie | debian13 | 13)
 		rel_codename=trixie rel_number=13 rel_suffix=
 		rel_runtime=libmicrohttpd12t64,libgnutls30t64
+		# its own kernel (6.12, with BTF), for the BPF reader as packaged
+		rel_kernel=linux-image-amd64
 		;;
 	*) echo "unknown Debian release '$1' (${releases[*]}, or debian12, debian13)" >&2; return 1 ;;
 	esac
