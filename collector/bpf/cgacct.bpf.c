@@ -222,24 +222,25 @@ static __u64 pressure_total(struct psi_group *psi, int state)
  */
 static void read_pressure(struct cgroup *cgrp, struct record *r)
 {
+	/* the kernel's states, in the order of enum record_pressure */
+	const int states[RECORD_PRESSURE_TOTALS] = {
+	    bpf_core_enum_value(enum psi_states, PSI_CPU_SOME),
+	    bpf_core_enum_value(enum psi_states, PSI_CPU_FULL),
+	    bpf_core_enum_value(enum psi_states, PSI_MEM_SOME),
+	    bpf_core_enum_value(enum psi_states, PSI_MEM_FULL),
+	    bpf_core_enum_value(enum psi_states, PSI_IO_SOME),
+	    bpf_core_enum_value(enum psi_states, PSI_IO_FULL),
+	};
 	struct psi_group *psi = cgrp->psi;
 
 	/* none where PSI is off; the files are hidden where cgroup.pressure is 0 */
 	if (!psi || !psi->enabled)
 		return;
 	r->has |= RECORD_HAS_PRESSURE;
-	r->pressure_ns[RECORD_PRESSURE_CPU_SOME] =
-	    pressure_total(psi, bpf_core_enum_value(enum psi_states, PSI_CPU_SOME));
-	r->pressure_ns[RECORD_PRESSURE_CPU_FULL] =
-	    pressure_total(psi, bpf_core_enum_value(enum psi_states, PSI_CPU_FULL));
-	r->pressure_ns[RECORD_PRESSURE_MEMORY_SOME] =
-	    pressure_total(psi, bpf_core_enum_value(enum psi_states, PSI_MEM_SOME));
-	r->pressure_ns[RECORD_PRESSURE_MEMORY_FULL] =
-	    pressure_total(psi, bpf_core_enum_value(enum psi_states, PSI_MEM_FULL));
-	r->pressure_ns[RECORD_PRESSURE_IO_SOME] =
-	    pressure_total(psi, bpf_core_enum_value(enum psi_states, PSI_IO_SOME));
-	r->pressure_ns[RECORD_PRESSURE_IO_FULL] =
-	    pressure_total(psi, bpf_core_enum_value(enum psi_states, PSI_IO_FULL));
+	/* unrolled: 6.1's verifier refuses the loop clang makes of it */
+#pragma unroll
+	for (int i = 0; i < RECORD_PRESSURE_TOTALS; i++)
+		r->pressure_ns[i] = pressure_total(psi, states[i]);
 }
 
 /* A field of struct hugetlb_cgroup, by its offset from the css the cgroup points at. */
