@@ -14,12 +14,14 @@
  *           wait to its parent.
  *
  * With --wait, a program at sched_switch keeps each cgroup's wait for a
- * CPU on any kernel with sched_info (Debian's have SCHEDSTATS): when a
- * task is switched in, the kernel is about to add now - last_queued to its
- * run_delay (sched_info_arrive(), called after the tracepoint), and the
- * program adds the same difference, by the same clock, to the cgroup the
- * task is in. It runs at every context switch, which is why it is attached
- * only when asked for.
+ * CPU on any kernel with sched_info (Debian's have SCHEDSTATS): a task's
+ * run_delay is its waits so far, and when it is switched in the kernel is
+ * about to add now - last_queued (sched_info_arrive(), called after the
+ * tracepoint). The program adds to the cgroup the task is in what that
+ * total grew by since the task last ran: also the waits that ended
+ * without the task running, when it was moved to another CPU's queue
+ * (sched_info_dequeue()). It runs at every context switch, which is why
+ * it is attached only when asked for.
  *
  * The loader (cgacct-bpf) pins walk and records in bpffs, where an
  * unprivileged reader opens and reads them like files: neither needs a
@@ -83,6 +85,14 @@ struct {
 	__type(key, __u64);
 	__type(value, __u64);
 } departed SEC(".maps");
+
+/* Per task: its run_delay, with the wait that ended, when it last ran. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} counted SEC(".maps");
 
 /* Each CPU's runqueue: its clock is the one sched_info measures waits by. */
 extern struct rq runqueues __ksym;
@@ -403,13 +413,20 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(switched, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	__u64 queued = next->sched_info.last_queued, id, delta, *v;
+	__u64 queued = next->sched_info.last_queued, id, wait, total, delta, *seen, *v;
 	struct rq *rq;
 
 	if (!queued)
 		return 0;
 	rq = bpf_this_cpu_ptr(&runqueues);
-	delta = rq->clock - queued;
+	wait = rq->clock - queued;
+	total = next->sched_info.run_delay + wait;
+	seen = bpf_task_storage_get(&counted, next, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!seen)
+		return 0;
+	/* a task first seen: its waits before the program came are not the cgroup's */
+	delta = *seen ? total - *seen : wait;
+	*seen = total;
 	/* loads the verifier checks, not helper calls: this runs at every switch */
 	id = next->cgroups->dfl_cgrp->kn->id;
 	v = bpf_map_lookup_elem(&waits, &id);

@@ -172,6 +172,7 @@ struct css_set {
 } __kernel_type;
 
 struct sched_info {
+	unsigned long long run_delay;
 	unsigned long long last_queued;
 } __kernel_type;
 
