@@ -167,21 +167,6 @@ static uint64_t size_bytes(const char *size)
 	return 0;
 }
 
-/*
- * hugetlb.<size>.max prints "max" from the page counter's largest value
- * rounded down to a whole huge page: any limit at or above it (none can be).
- */
-static uint64_t limit_bytes(const struct reader_ctx *c, const char *size, uint64_t pages)
-{
-	const uint64_t counter_max = (uint64_t)INT64_MAX / c->page_size;
-	uint64_t per_huge_page = size_bytes(size) / c->page_size;
-
-	if (per_huge_page == 0)
-		per_huge_page = 1;
-	return pages >= counter_max - counter_max % per_huge_page ? CG_UNLIMITED
-								  : pages * c->page_size;
-}
-
 static int hugetlb_from_record(const struct reader_ctx *c, const struct record *rec)
 {
 	struct hugetlb_sizes scratch = {0};
@@ -194,11 +179,13 @@ static int hugetlb_from_record(const struct reader_ctx *c, const struct record *
 	for (size_t i = 0; r >= 0 && i < sizes->n && i < RECORD_HUGETLB_SIZES; i++) {
 		const char *size = sizes->size[i];
 
-		r = reader_emit(c, METRIC_HUGETLB_USAGE, size, rec->hugetlb_pages[i] * c->page_size,
-				1);
+		r = reader_emit(c, METRIC_HUGETLB_USAGE, size,
+				reader_counter_bytes(c, rec->hugetlb_pages[i], 1), 1);
 		if (r >= 0)
 			r = reader_emit(c, METRIC_HUGETLB_LIMIT, size,
-					limit_bytes(c, size, rec->hugetlb_max_pages[i]), 1);
+					reader_counter_bytes(c, rec->hugetlb_max_pages[i],
+							     size_bytes(size) / c->page_size),
+					1);
 		if (r >= 0)
 			r = reader_emit(c, METRIC_HUGETLB_LIMIT_FAILURES, size,
 					rec->hugetlb_max_events[i], 1);

@@ -137,14 +137,6 @@ static const struct key_metric memory_v2_swap_events[] = {
 _Static_assert(ELEMENTSOF(memory_v2_swap_events) == RECORD_SWAP_EVENTS,
 	       "a record's swap events are memory.swap.events' keys, in order");
 
-/* A page counter as its file prints it: bytes, PAGE_COUNTER_MAX being "max". */
-static uint64_t counter_bytes(const struct reader_ctx *c, uint64_t pages)
-{
-	const uint64_t page_counter_max = (uint64_t)INT64_MAX / c->page_size;
-
-	return pages >= page_counter_max ? CG_UNLIMITED : pages * c->page_size;
-}
-
 static int memory_from_record(const struct reader_ctx *c, const struct record *rec)
 {
 	const struct {
@@ -161,8 +153,8 @@ static int memory_from_record(const struct reader_ctx *c, const struct record *r
 	int r = 0;
 
 	for (size_t i = 0; r >= 0 && i < ELEMENTSOF(counters); i++)
-		r = reader_emit(c, counters[i].metric, NULL, counter_bytes(c, counters[i].pages),
-				1);
+		r = reader_emit(c, counters[i].metric, NULL,
+				reader_counter_bytes(c, counters[i].pages, 1), 1);
 	if (r >= 0)
 		r = reader_emit(c, METRIC_MEMORY_LIMIT_FAILURES, NULL,
 				rec->memory_events[RECORD_MEMORY_MAX], 1);
@@ -174,10 +166,10 @@ static int memory_from_record(const struct reader_ctx *c, const struct record *r
 				     rec->memory_events_tree, (1u << RECORD_MEMORY_EVENTS) - 1);
 	if (r >= 0)
 		r = reader_emit(c, METRIC_MEMORY_SWAP_USAGE, NULL,
-				counter_bytes(c, rec->swap_pages), 1);
+				reader_counter_bytes(c, rec->swap_pages, 1), 1);
 	if (r >= 0)
 		r = reader_emit(c, METRIC_MEMORY_SWAP_LIMIT, NULL,
-				counter_bytes(c, rec->swap_max_pages), 1);
+				reader_counter_bytes(c, rec->swap_max_pages, 1), 1);
 	if (r >= 0)
 		r = reader_emit_keys(c, memory_v2_swap_events, ELEMENTSOF(memory_v2_swap_events),
 				     rec->swap_events, (1u << RECORD_SWAP_EVENTS) - 1);

@@ -53,6 +53,15 @@ int reader_emit(const struct reader_ctx *c, enum metric m, const char *label, ui
 	return record_add(c->rec, m, label, value);
 }
 
+uint64_t reader_counter_bytes(const struct reader_ctx *c, uint64_t pages, uint64_t unit)
+{
+	const uint64_t counter_max = (uint64_t)INT64_MAX / c->page_size;
+
+	if (unit == 0)
+		unit = 1;
+	return pages >= counter_max - counter_max % unit ? CG_UNLIMITED : pages * c->page_size;
+}
+
 const struct record *reader_record(const struct reader_ctx *c)
 {
 	return c->bpf && c->bpf->r->level > 0 ? c->bpf->r : NULL;

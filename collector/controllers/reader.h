@@ -108,6 +108,12 @@ int read_keyed_file_from(const struct reader_ctx *c, const char *file, const cha
  * read the files.
  */
 const struct record *reader_record(const struct reader_ctx *c);
+/*
+ * A record's page counter as its file prints it, in bytes: CG_UNLIMITED
+ * ("max") at the counter's largest value, PAGE_COUNTER_MAX, which limits
+ * in units of unit pages (hugetlb's) round down to a whole unit.
+ */
+uint64_t reader_counter_bytes(const struct reader_ctx *c, uint64_t pages, uint64_t unit);
 /* Emits a key table's rows whose bit is set in found, from values. */
 int reader_emit_keys(const struct reader_ctx *c, const struct key_metric *t, size_t n,
 		     const uint64_t *values, uint64_t found);
