@@ -86,14 +86,20 @@ EOC
 	return 1
 }
 
-# hup_and_wait PID LOG TEXT: SIGHUP, then wait up to 3 s for TEXT in LOG.
-hup_and_wait() {
-	kill -HUP "$1"
+# logged LOG TEXT: until TEXT is in LOG (3 s). A daemon may answer a
+# request before its own log line about serving reaches the file.
+logged() {
 	for _ in $(seq 30); do
-		grep -q "$3" "$2" && return 0
+		grep -q "$2" "$1" && return 0
 		sleep 0.1
 	done
 	return 1
+}
+
+# hup_and_wait PID LOG TEXT: SIGHUP, then wait up to 3 s for TEXT in LOG.
+hup_and_wait() {
+	kill -HUP "$1"
+	logged "$2" "$3"
 }
 
 # stop PID: SIGTERM, then wait up to 5 s; returns the exit status (124 if it hung).

@@ -17,7 +17,7 @@ test_socket_activation() {
 	started+=("$daemon")
 	wait_listening "$port"
 	check systemd/socket-activated-serves test "$(status "http://127.0.0.1:$port/metrics")" = 200
-	check systemd/socket-activation-logged grep -q 'serving /metrics on socket-activated sockets' "$logs/socket-activation.log"
+	check systemd/socket-activation-logged logged "$logs/socket-activation.log" 'serving /metrics on socket-activated sockets'
 	stop "$daemon"
 
 	# systemd keeps the socket when the daemon stops and activates the
