@@ -12,8 +12,10 @@
 #               reader spans several scrapes), the average latency from the
 #               timer to the task running (ns)
 # each once with no reader and once with cgacctd scraped every second, as
-# Prometheus would.  Each result line is "WORKLOAD DEPTH READER VALUE",
-# after a "mark" line that the host timestamps to give its wall time.
+# Prometheus would, from the start of each run: scrapes at the same points of
+# every run, so that where they fall does not differ between kernels.  Each
+# result line is "WORKLOAD DEPTH READER VALUE", after a "mark" line that the
+# host timestamps to give its wall time.
 # Not -e: a run that fails leaves no result line, which the host reports.
 set -u
 echo "+cpu" >"$CG_V2/cgroup.subtree_control"
@@ -29,25 +31,32 @@ for depth in $SCHED_DEPTHS; do
 	eval "leaf_$depth=\$dir"
 done
 
-reader_pid=
+reader_pid='' scraper_pid=''
 start_reader() {
 	cgacctd --listen 127.0.0.1:9100 2>/tmp/cgacctd.log &
 	reader_pid=$!
-	while :; do
-		sleep 1
-		wget -q -O /dev/null http://127.0.0.1:9100/metrics
-	done &
-	scraper_pid=$!
 	sleep 2
 	wget -q -O /dev/null http://127.0.0.1:9100/metrics || { cat /tmp/cgacctd.log; exit 1; }
 }
 stop_reader() {
-	kill "$scraper_pid" "$reader_pid"
-	wait "$scraper_pid" "$reader_pid" 2>/dev/null
+	kill "$reader_pid"
+	wait "$reader_pid" 2>/dev/null
+}
+start_scraper() {
+	while :; do
+		wget -q -O /dev/null http://127.0.0.1:9100/metrics
+		sleep 1
+	done &
+	scraper_pid=$!
+}
+stop_scraper() {
+	kill "$scraper_pid"
+	wait "$scraper_pid" 2>/dev/null
 }
 
 run() { # WORKLOAD DEPTH READER
 	echo "mark"
+	[ "$3" = 0 ] || start_scraper
 	case $1 in
 	pipe) perf bench sched pipe -l "$SCHED_PIPE_LOOPS" | awk '/usecs\/op/ { print $1 }' ;;
 	# SCHED_BATCH: still the fair class and its group hierarchy, but
@@ -59,6 +68,7 @@ run() { # WORKLOAD DEPTH READER
 	cyclictest) echo 1 >/proc/self/timerslack_ns
 		cyclictest -q -N -m -i 200 -l "$SCHED_WAKEUPS" | sed -n 's/.* Avg: *\([0-9]*\).*/\1/p' ;;
 	esac | sed "s/^/$1 $2 $3 /"
+	[ "$3" = 0 ] || stop_scraper
 }
 
 for reader in 0 1; do

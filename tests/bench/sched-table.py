@@ -2,7 +2,8 @@
 """The kernel overhead table from tests/bench/sched's samples.
 
 Each sample line: KERNEL WORKLOAD DEPTH READER VALUE WALL, KERNEL one of
-unpatched, upstream (the upstream set alone) and full (the whole series).
+unpatched, upstream (the upstream set alone) and full (the whole series);
+either patched kernel may be left out (SCHED_KERNELS).
 Per workload, depth and reader state: the median on each kernel, and the
 overhead of each patched kernel's median over the unpatched one with a 95%
 confidence interval from a bootstrap of the medians (each kernel's samples
@@ -37,27 +38,29 @@ def main(path):
         kernel, workload, depth, reader, value, wall = line.split()
         key = (workload, int(depth), int(reader))
         samples.setdefault(key, {}).setdefault(kernel, []).append(float(value))
-    kernels = {'unpatched'} | {k for k, _ in PATCHED}
-    if not samples or any(set(v) != kernels for v in samples.values()):
+    present = set().union(*samples.values()) if samples else set()
+    patched = [(k, name) for k, name in PATCHED if k in present]
+    kernels = {'unpatched'} | {k for k, _ in patched}
+    if not patched or any(set(v) != kernels for v in samples.values()):
         sys.exit('no samples for some workload, depth or reader on one of the kernels')
 
     print(f"{'workload':<11}{'depth':>6}{'reader':>7}{'unpatched':>12}"
-          + ''.join(f"{k:>12}{'overhead (95% CI)':>22}" for k, _ in PATCHED) + f"{'runs':>6}  unit")
+          + ''.join(f"{k:>12}{'overhead (95% CI)':>22}" for k, _ in patched) + f"{'runs':>6}  unit")
     worst = {}
     for (workload, depth, reader), by_kernel in sorted(samples.items()):
         row = (f"{workload:<11}{depth:>6}{'yes' if reader else 'no':>7}"
                f"{statistics.median(by_kernel['unpatched']):>12.3f}")
-        for kernel, _ in PATCHED:
+        for kernel, _ in patched:
             point, half = overhead_ci(by_kernel['unpatched'], by_kernel[kernel], rng)
             if kernel not in worst or point > worst[kernel][0]:
                 worst[kernel] = (point, half, workload, depth, reader)
             row += f"{statistics.median(by_kernel[kernel]):>12.3f}{point:>+12.2f}% ±{half:5.2f}   "
         runs = min(len(v) for v in by_kernel.values())
         print(row + f"{runs:>6}  {UNITS[workload]}")
-    for kernel, name in PATCHED:
+    for kernel, name in patched:
         point, half, workload, depth, reader = worst[kernel]
         print(f"{name}: largest at {workload}, depth {depth}, {'with' if reader else 'no'} reader")
-    for kernel, name in PATCHED:
+    for kernel, name in patched:
         point, half = worst[kernel][:2]
         print(f"kernel overhead max: {point:.2f}% (95% CI ±{half:.2f}) {name}")
 
