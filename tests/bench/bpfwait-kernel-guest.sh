@@ -25,14 +25,15 @@ for _ in 1 2 3; do run_in w/hogs sh -c 'while :; do :; done'; done
 for _ in 1 2; do run_in w/throttled sh -c 'while :; do :; done'; done
 run_in w/pipe pingpong 1000000000
 run_in w/sleepy sh -c 'while :; do sleep 0.01; done'
+# signal_load SIGNAL: every task of the load
+signal_load() {
+	for d in hogs throttled pipe sleepy; do
+		# shellcheck disable=SC2046 # (a list of PIDs)
+		kill -"$1" $(cat $cg/w/$d/cgroup.procs)
+	done
+}
 sleep "$LOAD_SECONDS"
-for d in hogs throttled pipe sleepy; do
-	# shellcheck disable=SC2046 # (a list of PIDs)
-	kill -STOP $(cat $cg/w/$d/cgroup.procs)
-done
+signal_load STOP
 sleep 1
 cgacct-bpf dump >/out/dump || exit 1
-for d in hogs throttled pipe sleepy; do
-	# shellcheck disable=SC2046
-	kill -KILL $(cat $cg/w/$d/cgroup.procs)
-done
+signal_load KILL
